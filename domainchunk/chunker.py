@@ -1,0 +1,103 @@
+"""From an outline to chunks: one chunk per section, oversize sections split.
+
+A section over the limit is cut first at its inner levels (款, then 项 …),
+then by the fallback splitter; each piece keeps the section's path and names
+the rule that made its first boundary.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any, Callable
+
+from .fallback import split_span
+from .models import Chunk, Document
+from .outline import Outline, Section, build_outline
+from .rulefile import RuleFile
+
+SizeFn = Callable[[str], int]
+
+
+def _hooks(rules: RuleFile) -> ModuleType | None:
+    return importlib.import_module(rules.hooks) if rules.hooks else None
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _measure(text: str, start: int, end: int, size: SizeFn | None) -> int:
+    return end - start if size is None else size(text[start:end])
+
+
+def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn | None) -> list[tuple[int, int, str]]:
+    """Pieces ``(start, end, rule)`` of a section, each within ``max_chars``, whitespace trimmed."""
+    text = outline.text
+    start, end = _trim(text, sec.start, sec.end)
+    if start >= end:
+        return []
+    if _measure(text, start, end, size) <= max_chars:
+        return [(start, end, sec.rule)]
+    # The heading lines stay with the first piece: split the body, leaving them room.
+    body = sec.unit.start if sec.unit is not None else (sec.headings[-1].end if sec.headings else start)
+    body = max(body, start)
+    head = _measure(text, start, body, size)
+    if head >= max_chars // 2:  # headings too long to carry: they go alone rather than break the limit
+        body, head = start, 0
+    cuts = outline.cuts_within(body, end)
+    spans = split_span(text, body, end, max_chars - head, size=size, cuts=[c for _, c in cuts])
+    pieces: list[tuple[int, int, str]] = []
+    cut_rule = {pos: level_id for level_id, starts in reversed(cuts) for pos in starts}
+    for i, (a, b) in enumerate(spans):
+        a = start if i == 0 else a
+        rule = sec.rule if i == 0 else cut_rule.get(a, "fallback")
+        a, b = _trim(text, a, b)
+        if a < b:
+            pieces.append((a, b, rule))
+    return pieces
+
+
+def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: int, size: SizeFn | None = None) -> list[Chunk]:
+    hooks = _hooks(rules)
+    doc_meta: dict[str, Any] = {}
+    if hooks and hasattr(hooks, "document_metadata"):
+        doc_meta = hooks.document_metadata(doc, outline) or {}
+        doc.metadata.update(doc_meta)
+        doc.title = doc.title or doc_meta.get("title")
+    chunk_meta = getattr(hooks, "chunk_metadata", None) if hooks else None
+    chunks: list[Chunk] = []
+    for sec in outline.sections:
+        pieces = split_section(outline, sec, max_chars, size)
+        for part, (a, b, rule) in enumerate(pieces, 1):
+            meta: dict[str, Any] = {}
+            if sec.unit is not None and sec.unit.num is not None:
+                meta["number"] = sec.unit.num[0]
+            if len(pieces) > 1:
+                meta.update(part=part, parts=len(pieces), unit_kind=sec.kind)
+            if chunk_meta:
+                meta.update(chunk_meta(doc, outline, sec, a, b) or {})
+            chunks.append(
+                Chunk(
+                    index=len(chunks),
+                    text=doc.text[a:b],
+                    start=a,
+                    end=b,
+                    path=list(sec.path),
+                    kind=sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
+                    doc_type=rules.doc_type,
+                    pages=doc.pages_of(a, b),
+                    rule=rule,
+                    source=doc.source,
+                    metadata=meta,
+                )
+            )
+    return chunks
+
+
+def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None) -> tuple[Outline, list[Chunk]]:
+    outline = build_outline(doc, rules)
+    return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size)

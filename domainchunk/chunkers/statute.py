@@ -1,0 +1,48 @@
+"""Statute hooks: what the rule file's patterns cannot say.
+
+- the law's title (from the first heading-like line);
+- per article: its number, 之X suffix, the 款 (paragraphs) a chunk covers, and
+  the articles it cites, normalised (本法第十条 → this law's title).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from ..citations import find_citations
+from ..models import Document
+from ..outline import Outline, Section
+
+_TITLE = regex.compile(
+    r"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{2,60}?(?:法|条例|规定|办法|细则|解释|决定|通知|修正案)(?:（[^）\n]{1,20}）)?)[ \t\u3000]*$",
+    regex.MULTILINE,
+)
+_PARAGRAPH_START = regex.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
+
+
+def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    head_end = outline.sections[1].start if len(outline.sections) > 1 else min(len(doc.text), 2000)
+    m = _TITLE.search(doc.text, 0, max(head_end, 1)) or _TITLE.search(doc.text, 0, min(len(doc.text), 300))
+    return {"title": m.group("t")} if m else {}
+
+
+def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
+    unit = sec.unit
+    if unit is None or unit.level.id != "statute.article":
+        return {}
+    meta: dict[str, Any] = {"law": doc.metadata.get("title"), "article_label": unit.label}
+    if unit.num:
+        meta["article"] = unit.num[0]
+        if unit.num[1]:
+            meta["article_sub"] = unit.num[1]
+    # 款 are the article's paragraphs: count paragraph starts from the article's first line.
+    text = doc.text
+    first = 1 + len(_PARAGRAPH_START.findall(text, unit.end, max(start, unit.end)))
+    last = first + len(_PARAGRAPH_START.findall(text, max(start, unit.end), end))
+    meta["paragraphs"] = [first, last]
+    body_from = max(start, unit.content + len(unit.label))
+    cites = find_citations(text[body_from:end], doc.metadata.get("title"))
+    if cites:
+        meta["citations"] = cites
+    return meta

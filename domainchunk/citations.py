@@ -1,0 +1,61 @@
+"""Citations of statute articles, normalised: ``《中华人民共和国民法典》第五百七十七条``
+→ ``{"law": "中华人民共和国民法典", "article": 577, "label": "第五百七十七条"}``.
+
+Shared by statutes (本法第十条) and judgments (依照《…》第…条之规定).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from .numerals import CHINESE_NUMERAL, parse_number
+
+_N = f"[{CHINESE_NUMERAL}0-9]+"
+_ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<para>{_N})款)?(?:第(?P<item>{_N})项)?"
+_CITATION = regex.compile(
+    rf"(?:《(?P<law>[^《》\n]{{2,80}})》|(?P<self>本(?:法|条例|规定|办法|解释|决定|细则)))?"
+    rf"(?:(?P<sep>[、，和及与或]|以及|或者)?(?:{_ARTICLE}))",
+)
+
+
+def _shorten(law: str) -> str:
+    # 《中华人民共和国民法典》 and 《民法典》 are the same law; keep the name as written but trimmed.
+    return regex.sub(r"\s+", "", law)
+
+
+def find_citations(text: str, self_title: str | None = None) -> list[dict[str, Any]]:
+    """Every article cited in ``text``, in order, without repeats.
+
+    A bare 第X条 continues the law last named (``《刑法》第十条、第十一条``); with no law
+    named it is a reference within the same text, and ``self_title`` (the law's own
+    title) is used when given.
+    """
+    found: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    current: str | None = None
+    last_end = -1
+    for m in _CITATION.finditer(text):
+        if m.group("law"):
+            current = _shorten(m.group("law"))
+        elif m.group("self"):
+            current = self_title or m.group("self")
+        elif m.start() != last_end and not m.group("sep"):
+            current = self_title if self_title else None
+        last_end = m.end()
+        article = parse_number(m.group("art"))
+        if article is None:
+            continue
+        label = f"第{m.group('art')}条" + (f"之{m.group('sub')}" if m.group("sub") else "")
+        entry: dict[str, Any] = {"law": current, "article": article, "label": label}
+        if m.group("sub"):
+            entry["sub"] = parse_number(m.group("sub"))
+        if m.group("para"):
+            entry["paragraph"] = parse_number(m.group("para"))
+        if m.group("item"):
+            entry["item"] = parse_number(m.group("item"))
+        key = tuple(sorted(entry.items(), key=lambda kv: kv[0]))
+        if key not in seen:
+            seen.add(key)
+            found.append(entry)
+    return found

@@ -1,0 +1,38 @@
+"""The detector: every rule file's signals scored on the text; the best type above its threshold wins.
+
+Like presidio's recognizers, signals are data (pattern, weight, cap, why), and
+the result names every signal that fired, so a reviewer can see why a document
+was read as a statute and not as a contract.
+"""
+from __future__ import annotations
+
+from .models import Detection, Reason
+from .rulefile import PATTERN_TIMEOUT, RuleFile
+
+GENERIC = "generic"
+DEFAULT_WINDOW = 30_000  # the type of a document shows in its first pages
+
+
+def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
+    scores: dict[str, float] = {}
+    reasons: list[Reason] = []
+    for doc_type, rules in sorted(registry.items()):
+        if not rules.detect.signals:
+            continue
+        score = 0.0
+        for sig in rules.detect.signals:
+            end = min(len(text), sig.window or DEFAULT_WINDOW)
+            count = 0
+            for _ in sig.regex.finditer(text, 0, end, timeout=PATTERN_TIMEOUT):
+                count += 1
+                if count >= sig.cap:
+                    break
+            if count:
+                score += sig.weight * count
+                reasons.append(Reason(doc_type=doc_type, signal=sig.id, count=count, weight=sig.weight, why=sig.why))
+        scores[doc_type] = round(score, 3)
+    eligible = {t: s for t, s in scores.items() if s >= registry[t].detect.min_score}
+    if not eligible:
+        return Detection(doc_type=GENERIC, score=0.0, scores=scores, reasons=reasons)
+    best = max(sorted(eligible), key=lambda t: eligible[t])
+    return Detection(doc_type=best, score=eligible[best], scores=scores, reasons=reasons)

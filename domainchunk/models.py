@@ -1,0 +1,135 @@
+"""The public data model: what a reader produces and what a chunker emits.
+
+Offsets are always into ``Document.text`` (after normalisation), so that for
+every chunk ``document.text[chunk.start:chunk.end] == chunk.text``.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BlockKind = Literal["heading", "paragraph", "table", "page_break"]
+
+
+class TableCell(BaseModel):
+    """One cell of a table row; ``start``/``end`` locate its text in the document."""
+
+    text: str
+    start: int
+    end: int
+    colspan: int = 1
+
+
+class TableRow(BaseModel):
+    cells: list[TableCell]
+    start: int
+    end: int
+    is_header: bool = False
+
+
+class Block(BaseModel):
+    """A layout unit the reader saw: a heading, a paragraph, a table or a page break.
+
+    ``level`` is the heading level a reader could tell (DOCX styles, Markdown
+    ``#`` marks); ``None`` when unknown. A table block carries its rows; its
+    text in ``Document.text`` is the rows as lines, cells separated by tabs.
+    """
+
+    kind: BlockKind
+    start: int
+    end: int
+    page: int | None = None
+    level: int | None = None
+    rows: list[TableRow] = Field(default_factory=list)
+    style: str | None = None
+
+
+class Page(BaseModel):
+    number: int  # 1-based, as printed in viewers
+    start: int
+    end: int
+
+
+class Document(BaseModel):
+    """One input document as a single normalised text plus its layout."""
+
+    source: str
+    text: str
+    blocks: list[Block] = Field(default_factory=list)
+    pages: list[Page] = Field(default_factory=list)
+    doc_type: str | None = None
+    title: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def pages_of(self, start: int, end: int) -> list[int]:
+        """Page numbers that the span ``[start, end)`` touches (empty without pages)."""
+        if not self.pages:
+            return []
+        starts = [p.start for p in self.pages]
+        first = max(bisect_right(starts, start) - 1, 0)
+        last = max(bisect_right(starts, max(end - 1, start)) - 1, 0)
+        return [p.number for p in self.pages[first : last + 1]]
+
+
+class Chunk(BaseModel):
+    """A retrieval chunk: an exact slice of ``Document.text`` with its place in the outline."""
+
+    model_config = ConfigDict(frozen=False)
+
+    index: int
+    text: str
+    start: int
+    end: int
+    path: list[str] = Field(default_factory=list)
+    kind: str = "text"
+    doc_type: str = "generic"
+    pages: list[int] = Field(default_factory=list)
+    rule: str | None = None
+    source: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def context_text(self) -> str:
+        """The text with its path as a breadcrumb in front, for embedding."""
+        crumb = " > ".join(self.path)
+        prefix = self.metadata.get("context_prefix")
+        head = "\n".join(p for p in (crumb, prefix) if p)
+        return f"{head}\n{self.text}" if head else self.text
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSONL record written by the CLI."""
+        return self.model_dump(mode="json")
+
+
+class Reason(BaseModel):
+    """Why the detector scored a type: one signal that fired."""
+
+    doc_type: str
+    signal: str
+    count: int
+    weight: float
+    why: str
+
+
+class Detection(BaseModel):
+    doc_type: str
+    score: float
+    scores: dict[str, float] = Field(default_factory=dict)
+    reasons: list[Reason] = Field(default_factory=list)
+
+    def explain(self) -> str:
+        fired = [r for r in self.reasons if r.doc_type == self.doc_type]
+        lines = [f"{self.doc_type} (score {self.score:.1f})"]
+        lines += [f"  +{r.weight * r.count:.1f} {r.signal} ×{r.count}: {r.why}" for r in fired]
+        return "\n".join(lines)
+
+
+class ChunkedDocument(BaseModel):
+    document: Document
+    detection: Detection
+    chunks: list[Chunk]
+
+    def records(self) -> list[dict[str, Any]]:
+        return [c.to_record() for c in self.chunks]

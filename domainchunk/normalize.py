@@ -1,0 +1,53 @@
+"""Text normalisation shared by every reader.
+
+Only one-to-one character repairs are applied, so a reader may normalise text
+piece by piece and offsets computed on the pieces stay valid in the whole.
+Chinese full-width punctuation (，：（）) is kept as written: it is part of the
+text users quote, and NFKC would turn it into ASCII.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+# CJK Radicals Supplement characters that NFKC leaves alone but PDF producers emit
+# for ordinary characters (⺠ for 民 …).
+_RADICAL_SUPPLEMENT = dict(zip("⺠⻔⻓⻩⻢⻋⻅⻜⻝⻛⻚⻘⻉⻬⻰⻳⻥⻦⺟⺩⻄⻆⻨⻮⻯", "民门长黄马车见飞食风页青贝齐龙龟鱼鸟母王西角麦韦韩"))
+
+
+def _needs_nfkc(cp: int) -> bool:
+    return (
+        0x2F00 <= cp <= 0x2FDF  # Kangxi radicals: ⼀⼈⼤
+        or 0xF900 <= cp <= 0xFAFF  # CJK compatibility ideographs
+        or 0xFF10 <= cp <= 0xFF19  # full-width digits
+        or 0xFF21 <= cp <= 0xFF3A  # full-width Latin capitals
+        or 0xFF41 <= cp <= 0xFF5A  # full-width Latin small letters
+        or cp in (0x00A0, 0x2002, 0x2003, 0x2009, 0x202F)  # odd spaces
+    )
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[int, str]:
+    table: dict[int, str] = {ord(k): v for k, v in _RADICAL_SUPPLEMENT.items()}
+    for lo, hi in ((0x2F00, 0x2FDF), (0xF900, 0xFAFF), (0xFF10, 0xFF5A), (0x00A0, 0x00A0), (0x2000, 0x202F)):
+        for cp in range(lo, hi + 1):
+            if not _needs_nfkc(cp):
+                continue
+            mapped = unicodedata.normalize("NFKC", chr(cp))
+            if len(mapped) == 1 and mapped != chr(cp):
+                table[cp] = mapped
+    return table
+
+
+_DROP = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\x00"))
+
+
+def normalize_chars(text: str) -> str:
+    """Repair lookalike characters one for one (offsets unchanged)."""
+    return text.translate(_table())
+
+
+def normalize_text(text: str) -> str:
+    """Whole-text normalisation for a reader: newlines, invisible characters, lookalikes."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_DROP)
+    return normalize_chars(text)

@@ -1,0 +1,158 @@
+"""Shared by the PDF and DOCX readers: writing lines and tables into one text.
+
+Both readers hand their content, in reading order, to a :class:`DocumentBuilder`:
+every paragraph or heading is one line, every table row is one line with its
+cells separated by tabs, and lines are separated by a single ``\\n``. The
+builder records the offsets of blocks, rows, cells and pages as it writes, so
+they are exact slices of ``Document.text`` by construction.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from ..models import Block, Document, Page, TableCell, TableRow
+from ..normalize import normalize_text
+
+_CJK = regex.compile(r"[\p{Han}\p{Bopomofo}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]")
+_SPACES = regex.compile(r"\s+")
+
+
+def is_cjk(char: str) -> bool:
+    """CJK ideographs and full-width punctuation: text that is written without spaces."""
+    return bool(char) and _CJK.match(char) is not None
+
+
+def join_wrapped(left: str, right: str) -> str:
+    """Join two pieces of one wrapped line: no space where either side is CJK, else one space."""
+    left, right = left.rstrip(), right.lstrip()
+    if not left or not right:
+        return left + right
+    if is_cjk(left[-1]) or is_cjk(right[0]):
+        return left + right
+    return f"{left} {right}"
+
+
+def clean_line(text: str) -> str:
+    """One line of document text: normalised, whitespace runs (tabs, newlines) as one space."""
+    return _SPACES.sub(" ", normalize_text(text)).strip()
+
+
+def clean_cell(text: str) -> str:
+    """A table cell's text on one line: its internal line breaks are soft wraps."""
+    pieces = [p for p in (clean_line(part) for part in normalize_text(text).split("\n")) if p]
+    joined = ""
+    for piece in pieces:
+        joined = join_wrapped(joined, piece)
+    return joined
+
+
+@dataclass
+class CellSpec:
+    """A table cell as a reader found it; ``colspan`` counts grid columns it covers."""
+
+    text: str
+    colspan: int = 1
+
+
+@dataclass
+class Fragment:
+    """A piece of a line and the page it was printed on (a wrapped line may cross pages)."""
+
+    text: str
+    page: int | None = None
+
+
+class DocumentBuilder:
+    """Accumulates lines and tables into one text with blocks and pages."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._length = 0
+        self._blocks: list[Block] = []
+        self._page_starts: list[tuple[int, int]] = []  # (page number, offset)
+
+    @property
+    def blocks(self) -> list[Block]:
+        return self._blocks
+
+    def _write(self, text: str) -> None:
+        self._parts.append(text)
+        self._length += len(text)
+
+    def _open_line(self) -> int:
+        if self._length:
+            self._write("\n")
+        return self._length
+
+    def page(self, number: int) -> None:
+        """Start page ``number`` here; a page break block marks every page after the first."""
+        if self._page_starts and self._page_starts[-1][0] == number:
+            return
+        if self._page_starts:
+            self._blocks.append(Block(kind="page_break", start=self._length, end=self._length, page=number))
+        self._page_starts.append((number, self._length))
+
+    def line(
+        self,
+        fragments: list[Fragment] | str,
+        *,
+        kind: str = "paragraph",
+        page: int | None = None,
+        level: int | None = None,
+        style: str | None = None,
+    ) -> Block | None:
+        """Write one line (skipped when empty); fragments on a later page open that page mid-line."""
+        if isinstance(fragments, str):
+            fragments = [Fragment(fragments, page)]
+        fragments = [f for f in fragments if f.text]
+        if not fragments:
+            return None
+        start = self._open_line()
+        for fragment in fragments:
+            if fragment.page is not None:
+                self.page(fragment.page)
+            self._write(fragment.text)
+        block = Block(kind=kind, start=start, end=self._length, page=fragments[0].page, level=level, style=style)
+        self._blocks.append(block)
+        return block
+
+    def table(
+        self,
+        rows: list[list[CellSpec]],
+        *,
+        page: int | None = None,
+        header_rows: int = 0,
+        style: str | None = None,
+    ) -> Block | None:
+        """Write a table as one line per row, cells separated by tabs (rows without text skipped)."""
+        table_rows: list[TableRow] = []
+        start: int | None = None
+        for index, row in enumerate(rows):
+            texts = [clean_cell(cell.text) for cell in row]
+            if not any(texts):
+                continue
+            row_start = self._open_line()
+            start = row_start if start is None else start
+            cells = []
+            for i, (cell, text) in enumerate(zip(row, texts)):
+                if i:
+                    self._write("\t")
+                cell_start = self._length
+                self._write(text)
+                cells.append(TableCell(text=text, start=cell_start, end=self._length, colspan=cell.colspan))
+            table_rows.append(TableRow(cells=cells, start=row_start, end=self._length, is_header=index < header_rows))
+        if start is None:
+            return None
+        block = Block(kind="table", start=start, end=self._length, page=page, rows=table_rows, style=style)
+        self._blocks.append(block)
+        return block
+
+    def build(self, source: str, **fields) -> Document:
+        text = "".join(self._parts)
+        pages = [
+            Page(number=number, start=start, end=self._page_starts[i + 1][1] if i + 1 < len(self._page_starts) else len(text))
+            for i, (number, start) in enumerate(self._page_starts)
+        ]
+        return Document(source=source, text=text, blocks=self._blocks, pages=pages, **fields)

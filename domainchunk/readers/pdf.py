@@ -1,0 +1,489 @@
+"""PDF reader: text in reading order, page furniture removed, soft wraps joined, tables found.
+
+Text comes from pypdfium2 (fast, one char box at a time); pdfplumber's table
+finder runs only on pages that draw vector paths, since a ruled table needs
+lines or rectangles. The pipeline per document:
+
+1. per page, chars → lines (with geometry) and ruled tables (pdfplumber);
+2. running headers, footers and page numbers removed: lines in the top or
+   bottom band that are page numbers or repeat across pages;
+3. columns: a page whose lines leave a vertical gutter is read left column
+   first, then right;
+4. tables of contents marked (``style="toc"``), headings told by font size;
+5. soft line breaks joined by geometry: a line that fills the text width and
+   does not end a sentence continues on the next line;
+6. everything written into one text by :class:`~.layout.DocumentBuilder`.
+
+A table continued on the next page becomes a second table block with
+``style="continued"``; when its first row repeats the header row of the table
+it continues, that repeated row is **dropped** (from the text and the rows).
+"""
+from __future__ import annotations
+
+import io
+import math
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import regex
+
+from ..errors import ReadError
+from ..models import Document
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped
+
+BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
+REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
+HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+
+_PAGE_NUMBER = regex.compile(
+    r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
+    regex.IGNORECASE,
+)
+_SENTENCE_END = regex.compile(r"[。：；！？:;!?]\s*$")
+_STRUCTURAL = regex.compile(
+    r"^(?:第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[（(][一二三四五六七八九十\d]+[）)]|[一二三四五六七八九十]+[、．.]|\d+[、.．)）](?!\d))"
+)
+_TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
+_TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
+_ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
+
+
+@dataclass
+class Line:
+    """A printed line: text and its box in top-down page coordinates."""
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    page: int
+    toc: bool = False
+    heading_level: int | None = None
+
+    @property
+    def mid(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+@dataclass
+class Table:
+    rows: list[list[CellSpec]]
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    page: int
+    header_rows: int = 0
+    continued: bool = False
+
+
+Item = Line | Table
+
+
+@dataclass
+class PageContent:
+    number: int
+    width: float
+    height: float
+    lines: list[Line] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)  # body in reading order, after furniture removal
+
+
+# ---------------------------------------------------------------- opening
+
+
+def _open(data: bytes, source: str) -> pdfium.PdfDocument:
+    if b"%%EOF" not in data[-2048:]:
+        raise ReadError(source, "truncated or corrupt PDF: no end-of-file marker (%%EOF)")
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        message = str(exc).lower()
+        if "password" in message or "security" in message:
+            raise ReadError(source, "encrypted PDF: password protected, decrypt it first") from None
+        raise ReadError(source, f"corrupt PDF: {exc}") from None
+
+
+# ---------------------------------------------------------------- chars → lines
+
+
+def _same_row(line: _LineAcc, top: float, bottom: float) -> bool:
+    mid = (top + bottom) / 2
+    return line.top <= mid <= line.bottom
+
+
+@dataclass
+class _LineAcc:
+    chars: list[str]
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    heights: list[float]
+
+
+def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
+    return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
+
+
+def _text_lines(textpage: pdfium.PdfTextPage, height: float, page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
+    """Group the page's chars into lines, skipping chars inside ``exclude`` boxes (tables).
+
+    pdfium's generated spaces are kept as one space; its generated line breaks
+    are trusted only when the next char is not on the same row further right.
+    """
+    raw = textpage.raw
+    lines: list[_LineAcc] = []
+    current: _LineAcc | None = None
+    space = False
+    for i in range(textpage.count_chars()):
+        char = chr(pdfium_c.FPDFText_GetUnicode(raw, i))
+        if char in "\r\n\x00" or char.isspace():
+            space = space or char.isspace()
+            continue
+        if pdfium_c.FPDFText_IsGenerated(raw, i):
+            continue
+        left, bottom, right, top = textpage.get_charbox(i, loose=True)
+        top, bottom = height - top, height - bottom
+        if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
+            space = False
+            continue
+        if current is None or not _same_row(current, top, bottom) or left < current.x1 - (bottom - top):
+            current = _LineAcc([char], left, right, top, bottom, [bottom - top])
+            lines.append(current)
+        else:
+            if space:
+                current.chars.append(" ")
+            current.chars.append(char)
+            current.x1 = max(current.x1, right)
+            current.top, current.bottom = min(current.top, top), max(current.bottom, bottom)
+            current.heights.append(bottom - top)
+        space = False
+    return [
+        Line(clean_line("".join(acc.chars)), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page)
+        for acc in lines
+        if "".join(acc.chars).strip()
+    ]
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _has_paths(page: pdfium.PdfPage) -> bool:
+    """Cheap test whether a page may hold a ruled table: it draws at least two vector paths."""
+    count = 0
+    for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,)):
+        count += 1
+        if count >= 2:
+            return True
+    return False
+
+
+def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
+    """pdfplumber gives ``None`` for grid cells covered by a merged cell: widen the cell before."""
+    rows = []
+    for raw_row in raw_rows:
+        row: list[CellSpec] = []
+        for cell in raw_row:
+            if cell is None and row:
+                row[-1].colspan += 1
+            else:
+                row.append(CellSpec(clean_cell(cell or "")))
+        rows.append(row)
+    return rows
+
+
+def _looks_like_header(row: list[CellSpec]) -> bool:
+    """A first row of labels: every cell filled, no digits (values have digits, labels rarely)."""
+    return all(c.text and not regex.search(r"\d", c.text) for c in row)
+
+
+def _find_tables(plumber_page, number: int) -> list[Table]:
+    tables = []
+    for found in plumber_page.find_tables():
+        rows = _table_rows(found.extract())
+        if len(rows) < 2 or max(len(r) for r in rows) < 2:
+            continue  # a box around a paragraph, not a table
+        x0, top, x1, bottom = found.bbox
+        header = 1 if len(rows) > 2 and _looks_like_header(rows[0]) else 0
+        tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
+    return tables
+
+
+# ---------------------------------------------------------------- furniture
+
+
+def _band_key(text: str) -> str:
+    """What a running header or footer keeps from page to page: text without numbers and spaces."""
+    return regex.sub(r"[\d\s\-—–－_·•|/]+", "", text)
+
+
+def _band_lines(page: PageContent) -> list[Line]:
+    top = [line for line in page.lines if line.bottom <= page.height * BAND]
+    bottom = [line for line in page.lines if line.top >= page.height * (1 - BAND)]
+    return top + bottom
+
+
+def _remove_furniture(pages: list[PageContent]) -> None:
+    """Drop page numbers and lines repeated in the top/bottom band of many pages.
+
+    A repeated top-band line (a letterhead, a running title) is kept once, on
+    page 1, where it names the document; footers are dropped everywhere.
+    """
+    counts: Counter[str] = Counter()
+    for page in pages:
+        counts.update({_band_key(line.text) for line in _band_lines(page)} - {""})
+    needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
+    for index, page in enumerate(pages):
+        furniture = set()
+        for line in _band_lines(page):
+            key = _band_key(line.text)
+            if _PAGE_NUMBER.match(line.text) or not key:
+                furniture.add(id(line))
+            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND):
+                furniture.add(id(line))
+        page.lines = [line for line in page.lines if id(line) not in furniture]
+
+
+# ---------------------------------------------------------------- reading order
+
+
+def _gutter(items: list[Item], width: float) -> tuple[float, float] | None:
+    """A vertical strip in the middle of the page that (almost) no line crosses: two columns."""
+    lines = [i for i in items if isinstance(i, Line)]
+    if len(lines) < 6:
+        return None
+    coverage = [0] * (int(width) + 1)
+    for line in lines:
+        for x in range(max(int(line.x0), 0), min(int(line.x1) + 1, len(coverage))):
+            coverage[x] += 1
+    allowed = max(1, len(lines) // 10)
+    best: tuple[float, float] | None = None
+    run_start = None
+    for x in range(int(width * 0.3), int(width * 0.7) + 1):
+        if coverage[x] <= allowed:
+            run_start = x if run_start is None else run_start
+            if best is None or x - run_start > best[1] - best[0]:
+                best = (run_start, x)
+        else:
+            run_start = None
+    if best is None or best[1] - best[0] < 8:
+        return None
+    left = sum(1 for line in lines if line.x1 <= best[0])
+    right = sum(1 for line in lines if line.x0 >= best[1])
+    return best if left >= 3 and right >= 3 else None
+
+
+def _reading_order(items: list[Item], width: float) -> list[Item]:
+    """Top to bottom; with two columns, each run between full-width items is left column then right."""
+    items = sorted(items, key=lambda i: (round(i.top), i.x0))
+    gutter = _gutter(items, width)
+    if gutter is None:
+        return items
+    ordered: list[Item] = []
+    left: list[Item] = []
+    right: list[Item] = []
+    for item in items:
+        if item.x1 <= gutter[0] + 1:
+            left.append(item)
+        elif item.x0 >= gutter[1] - 1:
+            right.append(item)
+        else:  # spans both columns: closes the run above it
+            ordered += left + right + [item]
+            left, right = [], []
+    return ordered + left + right
+
+
+# ---------------------------------------------------------------- marking
+
+
+def _mark_toc(lines: list[Line]) -> None:
+    """Mark table-of-contents lines: dot leaders with a page number, or short entries after 目录.
+
+    The entries after a 目录 title end at the first line that is long, ends a
+    sentence, is an article, or repeats the first entry (the body has begun).
+    """
+    first_entry: str | None = None
+    in_toc = False
+    for line in lines:
+        key = regex.sub(r"\s+", "", _TOC_LEADER.sub("", line.text))
+        if _TOC_TITLE.match(line.text):
+            line.toc, in_toc, first_entry = True, True, None
+            continue
+        if in_toc:
+            ended = (
+                len(key) > 40
+                or _SENTENCE_END.search(line.text)
+                or _ARTICLE.match(key)
+                or key == first_entry
+            )
+            if ended:
+                in_toc = False
+            else:
+                first_entry = first_entry or key
+                line.toc = True
+                continue
+        if _TOC_LEADER.search(line.text) and regex.search(r"[.．·…_]{3,}", line.text):
+            line.toc = True
+
+
+def _body_size(lines: list[Line]) -> float:
+    sizes: Counter[float] = Counter()
+    for line in lines:
+        sizes[round(line.size, 1)] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _mark_headings(lines: list[Line]) -> None:
+    """Short lines clearly larger than the body text are headings; the largest size is level 1."""
+    body = _body_size(lines)
+    big = [line for line in lines if body and line.size >= body * HEADING_RATIO and len(line.text) <= 60 and not line.toc]
+    levels = {size: rank + 1 for rank, size in enumerate(sorted({round(line.size) for line in big}, reverse=True))}
+    for line in big:
+        line.heading_level = levels[round(line.size)]
+
+
+# ---------------------------------------------------------------- soft wraps
+
+
+def _right_edge(lines: list[Line]) -> float | None:
+    """The right edge of the text: the x that several lines reach (one long line is not enough)."""
+    ends = sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+    if len(ends) < 6:
+        return None
+    return ends[max(2, len(ends) // 10) - 1]
+
+
+def _column_edges(pages: list[PageContent]) -> dict[int, float]:
+    """Right edge for every line (by id): per page and column, else the document's."""
+    all_lines = [item for page in pages for item in page.items if isinstance(item, Line)]
+    fallback = _right_edge(all_lines) or max((line.x1 for line in all_lines), default=0.0)
+    edges: dict[int, float] = {}
+    for page in pages:
+        lines = [item for item in page.items if isinstance(item, Line)]
+        gutter = _gutter(lines, page.width)
+        columns = [lines] if gutter is None else [[l for l in lines if l.x1 <= gutter[0] + 1], [l for l in lines if l.x1 > gutter[0] + 1]]
+        for column in columns:
+            edge = _right_edge(column) or (fallback if gutter is None else max((l.x1 for l in column), default=0.0))
+            edges.update((id(line), edge) for line in column)
+    return edges
+
+
+def _continues(line: Line, following: Line, edge: float) -> bool:
+    """A soft wrap: the line fills the text width, ends mid-sentence, and the next has its size."""
+    if line.toc or following.toc or line.heading_level != following.heading_level:
+        return False
+    if abs(line.size - following.size) > 0.15 * line.size:
+        return False
+    if _SENTENCE_END.search(line.text):
+        return False
+    return line.x1 >= edge - 1.2 * line.size
+
+
+# ---------------------------------------------------------------- assembling
+
+
+def _mark_continued_tables(pages: list[PageContent]) -> None:
+    """A table first on a page after a page ending in a table with as many columns continues it."""
+    previous: Item | None = None
+    header: list[str] | None = None  # header row of the table being continued
+    for page in pages:
+        if not page.items:
+            continue
+        first = page.items[0]
+        if isinstance(first, Table) and isinstance(previous, Table) and len(first.rows[0]) == len(previous.rows[0]):
+            first.continued = True
+            first.header_rows = 0
+            if header and [c.text for c in first.rows[0]] == header:
+                first.rows = first.rows[1:]
+        for item in page.items:
+            if isinstance(item, Table) and not item.continued:
+                header = [c.text for c in item.rows[0]] if item.header_rows else None
+        previous = page.items[-1]
+
+
+def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
+    edges = _column_edges(pages)
+    items = [item for page in pages for item in page.items]
+    fragments: list[Fragment] = []
+    head: Line | None = None
+    for index, item in enumerate(items):
+        if isinstance(item, Table):
+            builder.table(item.rows, page=item.page, header_rows=item.header_rows, style="continued" if item.continued else None)
+            continue
+        if not fragments:
+            head = item
+            fragments = [Fragment(item.text, item.page)]
+        else:
+            joined = join_wrapped(fragments[-1].text, item.text)
+            fragments.append(Fragment(joined[len(fragments[-1].text) :], item.page))
+        following = items[index + 1] if index + 1 < len(items) else None
+        if isinstance(following, Line) and _continues(item, following, edges[id(item)]):
+            continue
+        kind = "heading" if head.heading_level else "paragraph"
+        builder.line(fragments, kind=kind, level=head.heading_level, style="toc" if head.toc else None)
+        fragments = []
+
+
+def read_pdf(data: bytes, source: str) -> Document:
+    document = _open(data, source)
+    try:
+        pages = _extract_pages(document, data, source)
+    finally:
+        document.close()
+    if not any(page.lines or page.tables for page in pages):
+        raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
+    _remove_furniture(pages)
+    for page in pages:
+        page.items = _reading_order([*page.lines, *page.tables], page.width)
+    lines = [item for page in pages for item in page.items if isinstance(item, Line)]
+    _mark_toc(lines)
+    _mark_headings(lines)
+    _mark_continued_tables(pages)
+    builder = DocumentBuilder()
+    _write(pages, builder)
+    title = next((b for b in builder.blocks if b.kind == "heading"), None)
+    doc = builder.build(source, metadata={"format": "pdf", "page_count": len(pages)})
+    if title is not None:
+        doc.title = doc.text[title.start : title.end]
+    return doc
+
+
+def _extract_pages(document: pdfium.PdfDocument, data: bytes, source: str) -> list[PageContent]:
+    plumber = None
+    pages: list[PageContent] = []
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width, height = page.get_size()
+            content = PageContent(index + 1, width, height)
+            if _has_paths(page):
+                plumber = plumber or _open_plumber(data, source)
+                content.tables = _find_tables(plumber.pages[index], index + 1)
+            exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
+            textpage = page.get_textpage()
+            content.lines = _text_lines(textpage, height, index + 1, exclude)
+            textpage.close()
+            page.close()
+            pages.append(content)
+    except pdfium.PdfiumError as exc:
+        raise ReadError(source, f"corrupt PDF: {exc}") from None
+    finally:
+        if plumber is not None:
+            plumber.close()
+    return pages
+
+
+def _open_plumber(data: bytes, source: str):
+    import pdfplumber  # only for pages with ruled tables
+
+    try:
+        return pdfplumber.open(io.BytesIO(data))
+    except Exception as exc:  # pdfminer raises many unrelated types for broken files
+        raise ReadError(source, f"corrupt PDF: {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,86 @@
+"""Plain text and Markdown: encoding detection, then one block per paragraph."""
+from __future__ import annotations
+
+import regex
+
+from ..errors import ReadError
+from ..models import Block, Document
+from ..normalize import normalize_text
+
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 (with or without BOM), UTF-16 (BOM or NUL pattern), then GB18030."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(codec.replace("-sig", ""))
+            except UnicodeDecodeError as exc:
+                raise ReadError(source, f"undecodable {codec} text at byte {exc.start}") from None
+    if b"\x00" in data[:4096]:
+        # UTF-16 without BOM puts NUL in every other byte for ASCII and most CJK punctuation.
+        even, odd = data[0:4096:2].count(0), data[1:4096:2].count(0)
+        codec = "utf-16-be" if even > odd else "utf-16-le"
+        if max(even, odd) > len(data[:4096]) // 8:
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                pass
+        raise ReadError(source, "binary file, not text (NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError as exc:
+        raise ReadError(source, f"undecodable text: not UTF-8, UTF-16 or GB18030 (byte {exc.start})") from None
+    return text
+
+
+_CONTROL = regex.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _check_text(text: str, source: str) -> None:
+    if not text.strip():
+        raise ReadError(source, "empty file")
+    sample = text[:8192]
+    if len(_CONTROL.findall(sample)) > max(8, len(sample) // 50):
+        raise ReadError(source, "binary file, not text (control characters)")
+    if sample.count("\ufffd") > max(4, len(sample) // 100):
+        raise ReadError(source, "undecodable text (replacement characters)")
+
+
+_PARAGRAPH = regex.compile(r"[^\n]+(?:\n[^\n]+)*")
+_MD_HEADING = regex.compile(r"^(#{1,6})\s")
+
+
+def text_document(text: str, source: str, *, markdown: bool = False) -> Document:
+    """A Document from already decoded text: one block per run of non-empty lines."""
+    text = normalize_text(text)
+    _check_text(text, source)
+    blocks = []
+    for m in _PARAGRAPH.finditer(text):
+        heading = _MD_HEADING.match(m.group()) if markdown else None
+        blocks.append(
+            Block(
+                kind="heading" if heading else "paragraph",
+                start=m.start(),
+                end=m.end(),
+                level=len(heading.group(1)) if heading else None,
+            )
+        )
+    return Document(source=source, text=text, blocks=blocks, metadata={"format": "markdown" if markdown else "text"})
+
+
+def read_text(data: bytes, source: str) -> Document:
+    return text_document(decode(data, source), source)
+
+
+def read_markdown(data: bytes, source: str) -> Document:
+    return text_document(decode(data, source), source, markdown=True)
