@@ -44,7 +44,12 @@ def chunk_document(
     max_chars: int | None = None,
     rules_dir: str | os.PathLike | None = None,
     size: Callable[[str], int] | None = None,
+    mask_phi: bool = False,
 ) -> ChunkedDocument:
+    if mask_phi:
+        from .phi import mask_document
+
+        doc = mask_document(doc)
     registry = load_rules(rules_dir)
     detection = resolve_type(doc, doc_type, registry)
     rules = registry.get(detection.doc_type) or registry[GENERIC]
@@ -62,16 +67,19 @@ def chunk(
     rules_dir: str | os.PathLike | None = None,
     size: Callable[[str], int] | None = None,
     name: str | None = None,
+    mask_phi: bool = False,
 ) -> ChunkedDocument:
     """Chunk a document given as a path, bytes or text.
 
     ``doc_type`` is ``"auto"`` (detect) or a rule file's doc_type; ``max_chars``
     defaults to the rule file's; ``size`` measures a piece (default: characters),
-    e.g. a tokenizer's token count; ``rules_dir`` adds or overrides rule files.
+    e.g. a tokenizer's token count; ``rules_dir`` adds or overrides rule files;
+    ``mask_phi`` replaces identifying values (姓名, 身份证号 …) by typed placeholders
+    before chunking, so offsets hold against the masked text.
     Raises :class:`~domainchunk.errors.DomainChunkError` with the file and cause.
     """
     doc = load_source(source, name)
-    return chunk_document(doc, doc_type, max_chars, rules_dir, size)
+    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi)
 
 
 __all__ = ["chunk", "chunk_document", "load_source", "DomainChunkError"]
