@@ -6,6 +6,7 @@ was read as a statute and not as a contract.
 """
 from __future__ import annotations
 
+from .errors import RuleError
 from .models import Detection, Reason
 from .rulefile import PATTERN_TIMEOUT, RuleFile
 
@@ -23,10 +24,13 @@ def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
         for sig in rules.detect.signals:
             end = min(len(text), sig.window or DEFAULT_WINDOW)
             count = 0
-            for _ in sig.regex.finditer(text, 0, end, timeout=PATTERN_TIMEOUT):
-                count += 1
-                if count >= sig.cap:
-                    break
+            try:
+                for _ in sig.regex.finditer(text, 0, end, timeout=PATTERN_TIMEOUT):
+                    count += 1
+                    if count >= sig.cap:
+                        break
+            except TimeoutError:
+                raise RuleError(rules.path or rules.id, f"signal {sig.id} timed out: its pattern backtracks too much") from None
             if count:
                 score += sig.weight * count
                 reasons.append(Reason(doc_type=doc_type, signal=sig.id, count=count, weight=sig.weight, why=sig.why))

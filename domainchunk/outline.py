@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import regex
 
+from .errors import RuleError
 from .models import Document
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
@@ -153,16 +154,16 @@ def toc_spans(doc: Document) -> list[tuple[int, int]]:
         first = None
         pos = m.end()
         while pos < len(text):
-            ls, le = _line_bounds(text, pos + 1)
-            entry = _collapse(_TOC_LEADER.sub("", _PREFIX.sub("", text[ls:le], count=1)))
+            ls, pos = _line_bounds(text, pos + 1)
+            entry = _collapse(_TOC_LEADER.sub("", _PREFIX.sub("", text[ls:pos], count=1)))
             if entry:
                 first = entry
                 break
-            pos = le
         if first is None:
             continue
         end = len(text)
-        for again in regex.finditer(r"(?m)^" + LINE_PREFIX + regex.escape(first).replace(r"\ ", r"\s*") + r"\s*$", text, pos=pos + 1):
+        heading_again = r"(?m)^" + LINE_PREFIX + regex.escape(first).replace(r"\ ", r"\s*") + r"\s*$"
+        for again in regex.finditer(heading_again, text, pos=pos):
             end = again.start()
             break
         else:
@@ -206,6 +207,24 @@ def _longest_increasing(heads: list[Heading]) -> list[Heading]:
 
 
 def find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
+    try:
+        return _find_headings(doc, rules)
+    except TimeoutError:
+        raise RuleError(doc.source, f"{_slow_level(doc.text, rules)} timed out: its pattern backtracks too much") from None
+
+
+def _slow_level(text: str, rules: RuleFile) -> str:
+    """Name the rule whose pattern times out, for the error message."""
+    for level in _document_levels(rules):
+        try:
+            for _ in _line_regex(level).finditer(text, timeout=PATTERN_TIMEOUT):
+                pass
+        except TimeoutError:
+            return f"rule {level.id} in {rules.path or rules.id}"
+    return f"a pattern in {rules.path or rules.id}"
+
+
+def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
     text = doc.text
     levels = _document_levels(rules)
     combined = _combined(levels)
@@ -289,7 +308,9 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
 
     first = sections[0].start if sections else len(text)
     if text[:first].strip():
-        sections.insert(0, Section(0, first, [], "preamble", "preamble"))
+        # Text before the first boundary: a title and enactment notes, or, with no structure at all, the body.
+        kind = "preamble" if sections else "text"
+        sections.insert(0, Section(0, first, [], kind, f"{rules.id}.{kind}"))
     # A trailing heading with nothing after it is not a chunk of its own.
     if len(sections) > 1 and sections[-1].unit is None and sections[-1].headings:
         last = sections[-1]
