@@ -20,8 +20,8 @@ READERS: dict[str, str] = {
     ".txt": "domainchunk.readers.text:read_text",
     ".md": "domainchunk.readers.text:read_markdown",
     ".markdown": "domainchunk.readers.text:read_markdown",
-    ".csv": "domainchunk.readers.text:read_text",
-    ".tsv": "domainchunk.readers.text:read_text",
+    ".csv": "domainchunk.readers.csv:read_csv",
+    ".tsv": "domainchunk.readers.csv:read_csv",
     ".pdf": "domainchunk.readers.pdf:read_pdf",
     ".docx": "domainchunk.readers.docx:read_docx",
 }

@@ -56,6 +56,12 @@ class CellSpec:
     colspan: int = 1
 
 
+def looks_like_header(rows: list[list[CellSpec]]) -> bool:
+    """Whether the first row labels the columns: every cell filled, no digits (values have
+    digits, labels rarely), and rows below it to label (a two-row table may be key/value)."""
+    return len(rows) > 2 and all(c.text and not regex.search(r"\d", c.text) for c in rows[0])
+
+
 @dataclass
 class Fragment:
     """A piece of a line and the page it was printed on (a wrapped line may cross pages)."""
@@ -127,6 +133,8 @@ class DocumentBuilder:
         style: str | None = None,
     ) -> Block | None:
         """Write a table as one line per row, cells separated by tabs (rows without text skipped)."""
+        if page is not None:
+            self.page(page)
         table_rows: list[TableRow] = []
         start: int | None = None
         for index, row in enumerate(rows):

@@ -32,7 +32,7 @@ import regex
 
 from ..errors import ReadError
 from ..models import Document
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
@@ -64,10 +64,6 @@ class Line:
     page: int
     toc: bool = False
     heading_level: int | None = None
-
-    @property
-    def mid(self) -> float:
-        return (self.top + self.bottom) / 2
 
 
 @dataclass
@@ -113,11 +109,6 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
 # ---------------------------------------------------------------- chars → lines
 
 
-def _same_row(line: _LineAcc, top: float, bottom: float) -> bool:
-    mid = (top + bottom) / 2
-    return line.top <= mid <= line.bottom
-
-
 @dataclass
 class _LineAcc:
     chars: list[str]
@@ -126,6 +117,11 @@ class _LineAcc:
     top: float
     bottom: float
     heights: list[float]
+
+
+def _same_row(line: _LineAcc, top: float, bottom: float) -> bool:
+    """A char belongs to a line when its vertical middle falls within the line's extent."""
+    return line.top <= (top + bottom) / 2 <= line.bottom
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -199,11 +195,6 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _looks_like_header(row: list[CellSpec]) -> bool:
-    """A first row of labels: every cell filled, no digits (values have digits, labels rarely)."""
-    return all(c.text and not regex.search(r"\d", c.text) for c in row)
-
-
 def _find_tables(plumber_page, number: int) -> list[Table]:
     tables = []
     for found in plumber_page.find_tables():
@@ -211,7 +202,7 @@ def _find_tables(plumber_page, number: int) -> list[Table]:
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
         x0, top, x1, bottom = found.bbox
-        header = 1 if len(rows) > 2 and _looks_like_header(rows[0]) else 0
+        header = 1 if looks_like_header(rows) else 0
         tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
     return tables
 
@@ -433,8 +424,9 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
 
 def read_pdf(data: bytes, source: str) -> Document:
     document = _open(data, source)
+    table_failures: list[int] = []
     try:
-        pages = _extract_pages(document, data, source)
+        pages = _extract_pages(document, data, source, table_failures)
     finally:
         document.close()
     if not any(page.lines or page.tables for page in pages):
@@ -449,13 +441,17 @@ def read_pdf(data: bytes, source: str) -> Document:
     builder = DocumentBuilder()
     _write(pages, builder)
     title = next((b for b in builder.blocks if b.kind == "heading"), None)
-    doc = builder.build(source, metadata={"format": "pdf", "page_count": len(pages)})
+    metadata = {"format": "pdf", "page_count": len(pages)}
+    if table_failures:
+        metadata["table_search_failed_on_pages"] = table_failures
+    doc = builder.build(source, metadata=metadata)
     if title is not None:
         doc.title = doc.text[title.start : title.end]
     return doc
 
 
-def _extract_pages(document: pdfium.PdfDocument, data: bytes, source: str) -> list[PageContent]:
+def _extract_pages(document: pdfium.PdfDocument, data: bytes, source: str, table_failures: list[int]) -> list[PageContent]:
+    """Lines and tables of every page; pages whose table search failed are added to ``table_failures``."""
     plumber = None
     pages: list[PageContent] = []
     try:
@@ -465,7 +461,10 @@ def _extract_pages(document: pdfium.PdfDocument, data: bytes, source: str) -> li
             content = PageContent(index + 1, width, height)
             if _has_paths(page):
                 plumber = plumber or _open_plumber(data, source)
-                content.tables = _find_tables(plumber.pages[index], index + 1)
+                try:
+                    content.tables = _find_tables(plumber.pages[index], index + 1)
+                except Exception:  # pdfminer chokes on some content streams: keep the text, note the page
+                    table_failures.append(index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             textpage = page.get_textpage()
             content.lines = _text_lines(textpage, height, index + 1, exclude)

@@ -1,0 +1,73 @@
+"""Pages per second: our PDF reader vs a bare pdfplumber ``page.extract_text()`` loop, same files, same run.
+
+Uses the shared statute PDF when ../shared/corpus is present, else the PDFs in
+corpora/office/. Each side is run ``--repeat`` times and the best time is kept
+(the least disturbed by the rest of the machine).
+
+    python benchmarks/bench_pdf_reader.py [--repeat 5] [FILE.pdf ...]
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from domainchunk.readers.pdf import read_pdf  # noqa: E402
+
+SHARED_PDF = ROOT.parent / "shared" / "corpus" / "docs" / "statute_劳动合同法.pdf"
+
+
+def default_files() -> list[Path]:
+    if SHARED_PDF.exists():
+        return [SHARED_PDF]
+    return sorted((ROOT / "corpora" / "office").glob("*.pdf"))
+
+
+def plumber_pass(blobs: list[bytes]) -> int:
+    import pdfplumber
+
+    pages = 0
+    for data in blobs:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            for page in pdf.pages:
+                page.extract_text()
+                pages += 1
+    return pages
+
+
+def reader_pass(blobs: list[bytes]) -> int:
+    return sum(read_pdf(data, "bench.pdf").metadata["page_count"] for data in blobs)
+
+
+def best_rate(run, blobs: list[bytes], repeat: int) -> float:
+    best = float("inf")
+    pages = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        pages = run(blobs)
+        best = min(best, time.perf_counter() - start)
+    return pages / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    files = args.files or default_files()
+    blobs = [f.read_bytes() for f in files]
+    print("files:", ", ".join(f.name for f in files))
+    plumber = best_rate(plumber_pass, blobs, args.repeat)
+    ours = best_rate(reader_pass, blobs, args.repeat)
+    print(f"pdfplumber extract_text loop: {plumber:8.1f} pages/s")
+    print(f"domainchunk read_pdf:         {ours:8.1f} pages/s")
+    print(f"ratio:                        {ours / plumber:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,528 @@
+"""Generate our own sample PDF and DOCX documents (and their gold files) into corpora/office/.
+
+Every text here is written for this project. The documents exercise what the
+PDF and DOCX readers must get right: running headers and footers, page
+numbers, a table of contents, soft-wrapped lines (with a cross-reference
+``第十条规定的`` landing at a line start), a ruled table continued across a
+page break with its header row repeated, two columns, Word automatic numbering
+and merged table cells.
+
+Output is deterministic (fixed dates, no random ids), so re-running the script
+gives the same files. Run: ``python corpora/make_office_docs.py``.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OUT = Path(__file__).parent / "office"
+FONT = "STSong-Light"
+
+# ---------------------------------------------------------------- gold
+
+
+@dataclass
+class Unit:
+    path: list[str]
+    lines: list[str] = field(default_factory=list)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+def write_gold(name: str, doc_type: str, units: list[Unit]) -> None:
+    """GOLD.md format: anchor = first characters of the unit, norm_len = its length up to the next unit."""
+    records = []
+    for unit in units:
+        body = "".join(unit.lines)
+        records.append({"path": unit.path, "anchor": _norm(body)[:16], "norm_len": len(_norm(body))})
+    (OUT / f"{name}.gold.json").write_text(
+        json.dumps({"doc_type": doc_type, "units": records}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
+
+
+# ---------------------------------------------------------------- texts (our own)
+
+REGULATION_TITLE = "示例市公共数据开放管理办法"
+REGULATION = [
+    ("第一章　总则", [
+        "为了规范公共数据开放工作，提升公共数据资源的利用水平，保障数据安全，促进数字经济健康发展，根据有关法律、法规，结合本市实际，制定本办法。",
+        "本市行政区域内公共管理和服务机构开展公共数据开放、利用和安全管理等活动，适用本办法。",
+        "本办法所称公共数据，是指本市各级行政机关以及履行公共管理和服务职能的事业单位在依法履职过程中收集和产生的各类数据资源。",
+        "公共数据开放应当遵循需求导向、安全可控、分级分类、统一标准、便捷高效的原则。",
+    ]),
+    ("第二章　开放目录", [
+        "市数据主管部门负责组织编制本市公共数据开放目录，并根据经济社会发展需要定期调整。",
+        "公共数据按照开放属性分为无条件开放、有条件开放和不予开放三类。涉及个人隐私、商业秘密或者国家秘密的公共数据，列入不予开放类。",
+        "数据提供单位应当对列入有条件开放类的公共数据明确开放条件，并在开放平台上公布。",
+        "数据提供单位应当按照开放目录的要求，及时更新已经开放的公共数据，保证数据的完整性、准确性和时效性。",
+    ]),
+    ("第三章　开放平台", [
+        "市数据主管部门负责建设全市统一的公共数据开放平台，数据提供单位应当通过开放平台开放公共数据，不得另行建设开放渠道。",
+        "数据利用主体申请获取有条件开放类公共数据的，应当通过开放平台提交申请，说明数据用途、应用场景和安全保障措施。",
+        "数据提供单位收到申请后，应当在规定期限内完成审核；同意开放的，应当与数据利用主体签订数据利用协议。",
+    ]),
+    ("第四章　法律责任", [
+        "数据利用主体在使用有条件开放类公共数据的过程中，违反本办法第十条规定的数据利用协议约定，超出申请用途使用公共数据的，数据提供单位可以暂停或者终止向其开放数据，并记入信用档案。",
+        "数据提供单位未按照本办法规定开放、更新公共数据的，由市数据主管部门责令改正；情节严重的，依法追究有关人员的责任。",
+        "违反本办法规定，泄露、篡改、毁损公共数据的，依照有关法律、法规的规定处理。",
+    ]),
+    ("第五章　附则", [
+        "本办法自发布之日起施行。",
+    ]),
+]
+ITEMS_AFTER = {  # article number → its numbered items
+    6: ["（一）涉及国家秘密的；", "（二）涉及商业秘密或者个人隐私的；", "（三）法律、法规规定不予开放的其他情形。"],
+}
+
+
+def cn(n: int) -> str:
+    """一 … 九十九, as written in article labels."""
+    digits = "零一二三四五六七八九"
+    if n < 10:
+        return digits[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else digits[tens]) + "十" + (digits[ones] if ones else "")
+
+
+# ---------------------------------------------------------------- PDF helpers
+
+
+def _canvas(buffer: io.BytesIO, **kwargs):
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+    c = canvas.Canvas(buffer, pagesize=A4, invariant=1, **kwargs)
+    c.setAuthor("domainchunk")
+    return c
+
+
+def wrap(text: str, width: float, size: float, indent: float = 0.0) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` (the first line indented), char by char."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines, current, limit = [], "", width - indent
+    for char in text:
+        if current and stringWidth(current + char, FONT, size) > limit:
+            lines.append(current)
+            current, limit = "", width
+        current += char
+    if current:
+        lines.append(current)
+    return lines
+
+
+class Flow:
+    """Writes lines top to bottom on A4 pages, with a running header and a page-number footer."""
+
+    def __init__(self, c, *, header: str | None, footer, size: float = 12.0, left: float = 80.0, width: float = 432.0, spacing: float = 2.2):
+        from reportlab.lib.pagesizes import A4
+
+        self.c, self.header, self.footer, self.size, self.spacing = c, header, footer, size, spacing
+        self.left, self.width, self.page_height = left, width, A4[1]
+        self.page = 0
+        self.y = 0.0
+        self.split_paragraphs = 0  # paragraphs that run over a page break: soft wraps across pages
+        self._new_page(first=True)
+
+    def _new_page(self, first: bool = False) -> None:
+        if not first:
+            self._finish_page()
+            self.c.showPage()
+        self.page += 1
+        self.y = self.page_height - 90
+        if self.header:
+            self.c.setFont(FONT, 9)
+            self.c.drawString(self.left, self.page_height - 50, self.header)
+            self.c.line(self.left, self.page_height - 55, self.left + self.width, self.page_height - 55)
+
+    def _finish_page(self) -> None:
+        self.c.setFont(FONT, 10)
+        self.c.drawCentredString(self.left + self.width / 2, 40, self.footer(self.page))
+
+    def need(self, height: float) -> None:
+        if self.y - height < 80:
+            self._new_page()
+
+    def line(self, text: str, *, size: float | None = None, x: float | None = None, centred: bool = False) -> None:
+        size = size or self.size
+        self.need(size * self.spacing)
+        self.c.setFont(FONT, size)
+        if centred:
+            self.c.drawCentredString(self.left + self.width / 2, self.y, text)
+        else:
+            self.c.drawString(self.left if x is None else x, self.y, text)
+        self.y -= size * self.spacing
+
+    def paragraph(self, text: str, indent_chars: int = 2) -> list[str]:
+        indent = indent_chars * self.size
+        lines = wrap(text, self.width, self.size, indent)
+        pages = set()
+        for i, line in enumerate(lines):
+            self.line(line, x=self.left + (indent if i == 0 else 0))
+            pages.add(self.page)
+        self.split_paragraphs += len(pages) > 1
+        return lines
+
+    def close(self) -> None:
+        self._finish_page()
+        self.c.save()
+
+
+# ---------------------------------------------------------------- regulation PDF
+
+
+def regulation_pdf() -> None:
+    """Statute-like: title page with a 目录 (dot leaders), running header, footer page numbers."""
+    buffer = io.BytesIO()
+    c = _canvas(buffer)
+    flow = Flow(c, header=f"{REGULATION_TITLE}（试行）", footer=lambda n: f"— {n} —", spacing=2.5)
+    flow.line(REGULATION_TITLE, size=18, centred=True)
+    flow.line("目　录", size=14, centred=True)
+    for number, (chapter, _) in enumerate(REGULATION, start=1):
+        flow.line(f"{chapter} {'…' * 20} {number}")
+    units: list[Unit] = []
+    article = 0
+    for chapter, articles in REGULATION:
+        flow.need(80)  # no chapter heading alone at a page foot
+        flow.line(chapter, size=14, centred=True)
+        if units:
+            units[-1].lines.append(chapter)
+        for text in articles:
+            article += 1
+            label = f"第{cn(article)}条"
+            body = f"{label}　{text}"
+            lines = flow.paragraph(body)
+            units.append(Unit([chapter.replace("　", " "), label], [body]))
+            for item in ITEMS_AFTER.get(article, []):
+                flow.paragraph(item)
+                units[-1].lines.append(item)
+            if "第十条规定的" in text:
+                assert any(line.startswith("第十条规定的") for line in lines), lines  # the trap for readers
+    assert flow.split_paragraphs, "no article runs over a page break"
+    assert flow.page >= 3, flow.page
+    flow.close()
+    (OUT / "regulation_示例市公共数据开放管理办法.pdf").write_bytes(buffer.getvalue())
+    write_gold("regulation_示例市公共数据开放管理办法.pdf", "statute", units)
+
+
+# ---------------------------------------------------------------- lab report PDF
+
+CBC = [
+    ("白细胞计数", "6.8", "10^9/L", "3.5-9.5"), ("红细胞计数", "4.52", "10^12/L", "4.3-5.8"),
+    ("血红蛋白", "138", "g/L", "130-175"), ("红细胞压积", "41.2", "%", "40-50"),
+    ("平均红细胞体积", "91.2", "fL", "82-100"), ("平均血红蛋白量", "30.5", "pg", "27-34"),
+    ("平均血红蛋白浓度", "335", "g/L", "316-354"), ("红细胞分布宽度", "12.9", "%", "11.5-14.5"),
+    ("血小板计数", "236", "10^9/L", "125-350"), ("平均血小板体积", "10.1", "fL", "7.4-12.5"),
+    ("血小板压积", "0.24", "%", "0.11-0.28"), ("中性粒细胞百分比", "62.4", "%", "40-75"),
+    ("淋巴细胞百分比", "28.1", "%", "20-50"), ("单核细胞百分比", "6.3", "%", "3-10"),
+    ("嗜酸性粒细胞百分比", "2.7", "%", "0.4-8"), ("嗜碱性粒细胞百分比", "0.5", "%", "0-1"),
+    ("中性粒细胞计数", "4.24", "10^9/L", "1.8-6.3"), ("淋巴细胞计数", "1.91", "10^9/L", "1.1-3.2"),
+    ("单核细胞计数", "0.43", "10^9/L", "0.1-0.6"), ("嗜酸性粒细胞计数", "0.18", "10^9/L", "0.02-0.52"),
+]
+LIVER = [
+    ("丙氨酸氨基转移酶", "58", "U/L", "9-50"), ("天门冬氨酸氨基转移酶", "41", "U/L", "15-40"),
+    ("总胆红素", "15.2", "umol/L", "0-21"), ("直接胆红素", "4.1", "umol/L", "0-8"),
+    ("总蛋白", "71.3", "g/L", "65-85"), ("白蛋白", "44.6", "g/L", "40-55"),
+]
+LAB_HEADER = ("项目", "结果", "单位", "参考区间")
+
+
+def _draw_table(c, rows: list[tuple[str, ...]], x: float, y: float, widths: list[float], row_height: float = 20.0) -> float:
+    """A fully ruled table with its top-left corner at (x, y); returns the y below it."""
+    total = sum(widths)
+    c.setFont(FONT, 10)
+    for i, row in enumerate(rows):
+        top = y - i * row_height
+        c.line(x, top, x + total, top)
+        cx = x
+        for width, text in zip(widths, row):
+            c.drawString(cx + 4, top - 14, text)
+            cx += width
+    bottom = y - len(rows) * row_height
+    c.line(x, bottom, x + total, bottom)
+    cx = x
+    for width in [0, *widths]:
+        cx += width
+        c.line(cx, y, cx, bottom)
+    return bottom
+
+
+def lab_pdf() -> None:
+    """A lab report: letterhead on every page, a 血常规 table running onto page 2 with its header repeated."""
+    from reportlab.lib.pagesizes import A4
+
+    buffer = io.BytesIO()
+    c = _canvas(buffer)
+    height = A4[1]
+    widths = [170, 80, 80, 100]
+    pages = 2
+
+    def letterhead(page: int) -> None:
+        c.setFont(FONT, 16)
+        c.drawCentredString(A4[0] / 2, height - 50, "示例第一人民医院检验报告单")
+        c.setFont(FONT, 9)
+        c.drawCentredString(A4[0] / 2, 30, f"第 {page} 页 共 {pages} 页")
+
+    letterhead(1)
+    c.setFont(FONT, 10)
+    c.drawString(80, height - 90, "姓名：某甲　性别：男　年龄：四十五岁　科别：内科门诊　标本：静脉血")
+    c.setFont(FONT, 13)
+    c.drawString(80, height - 125, "血常规")
+    first, rest = CBC[:14], CBC[14:]
+    _draw_table(c, [LAB_HEADER, *first], 80, height - 140, widths)
+    c.showPage()
+    letterhead(2)
+    bottom = _draw_table(c, [LAB_HEADER, *rest], 80, height - 90, widths)
+    c.setFont(FONT, 13)
+    c.drawString(80, bottom - 40, "肝功能")
+    bottom = _draw_table(c, [LAB_HEADER, *LIVER], 80, bottom - 55, widths)
+    c.setFont(FONT, 10)
+    c.drawString(80, bottom - 30, "检验者：某乙　审核者：某丙　报告日期：二〇二四年三月一日")
+    c.showPage()
+    c.save()
+    (OUT / "lab_示例血常规肝功能.pdf").write_bytes(buffer.getvalue())
+    cells = lambda rows: ["".join(r) for r in rows]  # noqa: E731 - gold text only
+    write_gold(
+        "lab_示例血常规肝功能.pdf",
+        "lab_report",
+        [
+            Unit(["血常规"], ["血常规", "".join(LAB_HEADER), *cells(CBC)]),
+            Unit(["肝功能"], ["肝功能", "".join(LAB_HEADER), *cells(LIVER), "检验者：某乙　审核者：某丙　报告日期：二〇二四年三月一日"]),
+        ],
+    )
+
+
+# ---------------------------------------------------------------- two-column PDF
+
+NOTICE_TITLE = "示例社区居民公约"
+NOTICE = [
+    "为了营造整洁、安全、和睦的居住环境，增进邻里之间的互助与理解，经居民代表会议讨论通过，制定本公约。",
+    "居民应当爱护公共设施，不在楼道、消防通道内堆放杂物，不占用消防登高场地停放车辆。",
+    "居民饲养犬只的，应当依法办理登记，出户时束犬链并及时清理犬只粪便，不得妨碍他人正常生活。",
+    "居民装修房屋的，应当提前告知物业服务企业，在规定时段内施工，不得擅自改变房屋承重结构。",
+    "居民应当按照分类要求投放生活垃圾，大件垃圾和装修垃圾应当投放到指定地点。",
+    "邻里之间发生纠纷的，可以向居民委员会申请调解，调解应当遵循自愿、平等的原则。",
+    "居民委员会应当定期公布公共收益的收支情况，接受居民监督，居民有权查询有关账目。",
+    "本公约由居民委员会负责解释，自居民代表会议通过之日起施行。",
+]
+
+
+def two_column_pdf() -> None:
+    """A full-width title over two columns: the left column must be read before the right one."""
+    from reportlab.lib.pagesizes import A4
+
+    buffer = io.BytesIO()
+    c = _canvas(buffer)
+    size, column_width, gap, left = 11.0, 210.0, 32.0, 70.0
+    c.setFont(FONT, 18)
+    c.drawCentredString(A4[0] / 2, A4[1] - 80, NOTICE_TITLE)
+    half = (len(NOTICE) + 1) // 2
+    units = []
+    for column, articles in enumerate((NOTICE[:half], NOTICE[half:])):
+        x, y = left + column * (column_width + gap), A4[1] - 130
+        c.setFont(FONT, size)
+        for number, text in enumerate(articles, start=1 + column * half):
+            label = f"第{cn(number)}条"
+            body = f"{label}　{text}"
+            units.append(Unit([label], [body]))
+            for i, line in enumerate(wrap(body, column_width, size, 2 * size)):
+                c.drawString(x + (2 * size if i == 0 else 0), y, line)
+                y -= size * 1.8
+    c.showPage()
+    c.save()
+    (OUT / "two_column_示例社区居民公约.pdf").write_bytes(buffer.getvalue())
+    write_gold("two_column_示例社区居民公约.pdf", "statute", units)
+
+
+# ---------------------------------------------------------------- DOCX contract with Word numbering
+
+CONTRACT_CLAUSES = [
+    ("合同标的", "甲方委托乙方开发客户管理软件一套，具体功能以附件一所列需求说明为准。"),
+    ("开发期限", "乙方应当自本合同生效之日起九十日内完成开发并交付验收。"),
+    ("合同价款", "本合同总价款为人民币捌万元整，包括开发、部署和培训费用。"),
+    ("付款方式", None),
+    ("甲方义务", "甲方应当及时提供开发所需的业务资料，并指定专人负责联络。"),
+    ("乙方义务", "乙方应当按照需求说明进行开发，并对甲方提供的资料承担保密义务。"),
+    ("验收", "甲方应当在收到交付通知后十日内组织验收，逾期未提出书面异议的，视为验收合格。"),
+    ("知识产权", "软件著作权归甲方所有，乙方保留其原有通用组件的权利。"),
+    ("保密", "双方对在履行本合同过程中知悉的对方商业秘密负有保密义务，该义务不因合同终止而解除。"),
+    ("违约责任", "任何一方违约的，应当赔偿对方因此遭受的直接损失。"),
+    ("争议解决", "因本合同发生的争议，双方应当协商解决；协商不成的，提交甲方所在地人民法院诉讼解决。"),
+    ("其他", "本合同一式两份，双方各执一份，自双方签字盖章之日起生效。"),
+]
+PAYMENT_ITEMS = ["合同签订后五日内，甲方支付总价款的百分之三十；", "验收合格后五日内，甲方支付总价款的百分之六十；", "质保期满后，甲方支付剩余的百分之十。"]
+ANNEX_ITEMS = [(0, "客户信息管理"), (1, "客户资料的录入、修改与查询"), (1, "客户分级与标签"), (0, "销售过程管理"), (1, "商机登记与跟进记录")]
+
+NUMBERING_XML = """
+<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+ <w:abstractNum w:abstractNumId="90">
+  <w:multiLevelType w:val="multilevel"/>
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:lvlText w:val="第%1条"/><w:suff w:val="space"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:lvlText w:val="（%2）"/><w:suff w:val="nothing"/></w:lvl>
+ </w:abstractNum>
+ <w:abstractNum w:abstractNumId="91">
+  <w:multiLevelType w:val="multilevel"/>
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/><w:suff w:val="tab"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2"/><w:suff w:val="space"/></w:lvl>
+ </w:abstractNum>
+ <w:num w:numId="90"><w:abstractNumId w:val="90"/></w:num>
+ <w:num w:numId="91"><w:abstractNumId w:val="91"/></w:num>
+</w:numbering>
+"""
+
+
+def _numbered(paragraph, num_id: int, ilvl: int) -> None:
+    from docx.oxml import parse_xml
+
+    paragraph._p.get_or_add_pPr().append(
+        parse_xml(
+            f'<w:numPr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+            f'<w:ilvl w:val="{ilvl}"/><w:numId w:val="{num_id}"/></w:numPr>'
+        )
+    )
+
+
+def _install_numbering(document) -> None:
+    from docx.oxml import parse_xml
+
+    root = document.part.numbering_part.element
+    definitions = parse_xml(NUMBERING_XML)
+    # abstractNum elements must come before num elements in numbering.xml
+    first_num = root.find("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}num")
+    for element in list(definitions):
+        if element.tag.endswith("abstractNum") and first_num is not None:
+            first_num.addprevious(copy.deepcopy(element))
+        else:
+            root.append(copy.deepcopy(element))
+
+
+def _save_docx(document, name: str) -> None:
+    document.core_properties.author = "domainchunk"
+    from datetime import datetime
+
+    stamp = datetime(2024, 3, 1)
+    document.core_properties.created = document.core_properties.modified = stamp
+    document.core_properties.last_modified_by = "domainchunk"
+    document.core_properties.revision = 1
+    buffer = io.BytesIO()
+    document.save(buffer)
+    (OUT / name).write_bytes(_fixed_zip(buffer.getvalue()))
+
+
+def _fixed_zip(data: bytes) -> bytes:
+    """Rewrite the zip with fixed timestamps so the file is byte-for-byte reproducible."""
+    import zipfile
+
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2024, 3, 1, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(fixed, source.read(info.filename))
+    return out.getvalue()
+
+
+def _merged_table(document) -> None:
+    """Party table: the title row spans both columns (gridSpan), 联系方式 spans two rows (vMerge)."""
+    table = document.add_table(rows=4, cols=3)
+    table.style = "Table Grid"
+    title = table.cell(0, 0).merge(table.cell(0, 2))
+    title.text = "合同当事人"
+    for row, (role, name) in enumerate((("甲方", "示例贸易有限公司"), ("乙方", "示例软件有限公司")), start=1):
+        table.cell(row, 0).text = role
+        table.cell(row, 1).text = name
+    contact = table.cell(1, 2).merge(table.cell(2, 2))
+    contact.text = "联系方式见签署页"
+    table.cell(3, 0).text = "签订地点"
+    table.cell(3, 1).merge(table.cell(3, 2)).text = "示例市高新区"
+
+
+def contract_docx() -> None:
+    from docx import Document
+    from docx.enum.text import WD_BREAK
+
+    document = Document()
+    _install_numbering(document)
+    document.add_heading("软件开发合同", level=1)
+    _merged_table(document)
+    document.add_paragraph("甲乙双方经友好协商，就软件开发事宜达成如下协议。")
+    units: list[Unit] = []
+    for number, (title, text) in enumerate(CONTRACT_CLAUSES, start=1):
+        label = f"第{cn(number)}条"
+        paragraph = document.add_paragraph(f"{title}：{text}" if text else f"{title}：")
+        _numbered(paragraph, 90, 0)
+        units.append(Unit([label], [f"{label} {paragraph.text}"]))
+        if text is None:
+            for index, item in enumerate(PAYMENT_ITEMS, start=1):
+                _numbered(document.add_paragraph(item), 90, 1)
+                units[-1].lines.append(f"（{cn(index)}）{item}")
+    signature = ["甲方（盖章）：示例贸易有限公司", "乙方（盖章）：示例软件有限公司", "签订日期：二〇二四年三月一日"]
+    opening = document.add_paragraph()
+    opening.add_run().add_break(WD_BREAK.PAGE)  # the signature page starts with an explicit break
+    opening.add_run(signature[0])
+    for line in signature[1:]:
+        document.add_paragraph(line)
+    units.append(Unit([], signature))
+    document.add_paragraph("附件一　需求说明")
+    annex = Unit(["附件一"], ["附件一　需求说明"])
+    counters = [0, 0]
+    for level, text in ANNEX_ITEMS:
+        _numbered(document.add_paragraph(text), 91, level)
+        counters[level] += 1
+        if level == 0:
+            counters[1] = 0
+        annex.lines.append(f"{counters[0]}. {text}" if level == 0 else f"{counters[0]}.{counters[1]} {text}")
+    units.append(annex)
+    _save_docx(document, "contract_示例软件开发合同.docx")
+    write_gold("contract_示例软件开发合同.docx", "contract", units)
+
+
+# ---------------------------------------------------------------- DOCX statute with heading styles
+
+
+def statute_docx() -> None:
+    from docx import Document
+
+    document = Document()
+    document.add_heading(REGULATION_TITLE, level=0)  # the Title style
+    units: list[Unit] = []
+    article = 0
+    for chapter, articles in REGULATION:
+        document.add_heading(chapter, level=1)
+        if units:
+            units[-1].lines.append(chapter)
+        for text in articles:
+            article += 1
+            label = f"第{cn(article)}条"
+            body = f"{label}　{text}"
+            document.add_paragraph(body)
+            units.append(Unit([chapter.replace("　", " "), label], [body]))
+            for item in ITEMS_AFTER.get(article, []):
+                document.add_paragraph(item)
+                units[-1].lines.append(item)
+    _save_docx(document, "statute_示例市公共数据开放管理办法.docx")
+    write_gold("statute_示例市公共数据开放管理办法.docx", "statute", units)
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    regulation_pdf()
+    lab_pdf()
+    two_column_pdf()
+    contract_docx()
+    statute_docx()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""DOCX reader: Word numbering labels, headings, merged table cells, page breaks, errors."""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domainchunk.errors import ReadError
+from domainchunk.readers import read_document
+from domainchunk.readers.docx import chinese_number, format_number, read_docx
+
+OFFICE = Path(__file__).parents[1] / "corpora" / "office"
+SHARED_DOCS = Path(__file__).parents[2] / "shared" / "corpus" / "docs"
+CONTRACT = OFFICE / "contract_示例软件开发合同.docx"
+STATUTE = OFFICE / "statute_示例市公共数据开放管理办法.docx"
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+@pytest.fixture(scope="module")
+def contract():
+    return read_document(CONTRACT)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+# ---------------------------------------------------------------- number formats
+
+
+@pytest.mark.parametrize(
+    "n, expected",
+    [(1, "一"), (10, "十"), (11, "十一"), (20, "二十"), (21, "二十一"), (99, "九十九"), (100, "一百"),
+     (101, "一百零一"), (110, "一百一十"), (111, "一百一十一"), (1000, "一千"), (1010, "一千零一十"),
+     (2003, "二千零三"), (10000, "一万"), (10001, "一万零一"), (12345, "一万二千三百四十五")],
+)
+def test_chinese_counting(n, expected):
+    assert chinese_number(n) == expected
+
+
+_VALUES = dict(zip("零一二三四五六七八九", range(10)))
+
+
+def _parse_chinese(text: str) -> int:
+    """An independent reading of a Chinese numeral (for the round-trip property)."""
+    total, section, digit = 0, 0, 0
+    for char in text:
+        if char in _VALUES:
+            digit = _VALUES[char]
+        elif char == "万":
+            total, section = (section + digit) * 10000, 0
+            digit = 0
+        else:
+            section += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[char]
+            digit = 0
+    return total + section + digit
+
+
+@given(st.integers(min_value=1, max_value=99999))
+def test_chinese_counting_round_trips(n):
+    assert _parse_chinese(chinese_number(n)) == n
+
+
+@pytest.mark.parametrize(
+    "n, fmt, expected",
+    [(3, "upperLetter", "C"), (28, "lowerLetter", "bb"), (14, "upperRoman", "XIV"), (9, "lowerRoman", "ix"),
+     (12, "decimalFullWidth", "１２"), (3, "decimalEnclosedCircle", "③"), (25, "decimalEnclosedCircle", "25"),
+     (2, "ideographTraditional", "乙"), (3, "chineseLegalSimplified", "叁"), (7, "decimalZero", "07"), (4, "japaneseCounting", "四")],
+)
+def test_number_formats(n, fmt, expected):
+    assert format_number(n, fmt) == expected
+
+
+# ---------------------------------------------------------------- the generated contract
+
+
+def test_auto_numbered_clauses_get_their_labels(contract):
+    lines = _lines(contract.text)
+    clauses = [l for l in lines if re.match(r"^第[一二三四五六七八九十]+条 ", l)]
+    assert [c.split(" ")[0] for c in clauses] == [
+        "第一条", "第二条", "第三条", "第四条", "第五条", "第六条", "第七条", "第八条", "第九条", "第十条", "第十一条", "第十二条"
+    ]
+    assert "第一条 合同标的：甲方委托乙方" in contract.text
+    # the second level restarts under each clause and uses its own format, with no separator (suff nothing)
+    assert "第四条 付款方式：\n（一）合同签订后五日内" in contract.text
+    assert "（三）质保期满后" in contract.text
+    # a second list: decimal with a tab suffix (→ space), and %1.%2 restarting under each item
+    assert "1. 客户信息管理\n1.1 客户资料的录入、修改与查询\n1.2 客户分级与标签\n2. 销售过程管理\n2.1 商机登记" in contract.text
+
+
+def test_merged_cells(contract):
+    table = next(b for b in contract.blocks if b.kind == "table")
+    rows = [[(c.text, c.colspan) for c in r.cells] for r in table.rows]
+    assert rows[0] == [("合同当事人", 3)]
+    assert rows[1] == [("甲方", 1), ("示例贸易有限公司", 1), ("联系方式见签署页", 1)]
+    assert rows[2] == [("乙方", 1), ("示例软件有限公司", 1), ("", 1)]  # vMerge continuation: empty
+    assert rows[3] == [("签订地点", 1), ("示例市高新区", 2)]
+    assert contract.text.count("联系方式见签署页") == 1 and contract.text.count("合同当事人") == 1
+    assert contract.text[table.start : table.end].split("\n")[1] == "甲方\t示例贸易有限公司\t联系方式见签署页"
+    for row in table.rows:
+        assert all(contract.text[c.start : c.end] == c.text for c in row.cells)
+
+
+def test_explicit_page_break(contract):
+    breaks = [b for b in contract.blocks if b.kind == "page_break"]
+    assert [b.page for b in breaks] == [2]
+    assert contract.text[breaks[0].start :].startswith("甲方（盖章）")
+    assert [p.number for p in contract.pages] == [1, 2]
+    signature = next(b for b in contract.blocks if contract.text[b.start : b.end].startswith("甲方（盖章）"))
+    assert signature.page == 2
+
+
+def test_heading_styles_and_title():
+    doc = read_document(STATUTE)
+    headings = [(doc.text[b.start : b.end], b.level) for b in doc.blocks if b.kind == "heading"]
+    assert headings[0] == ("示例市公共数据开放管理办法", None)
+    assert headings[1:] == [(c, 1) for c in ("第一章 总则", "第二章 开放目录", "第三章 开放平台", "第四章 法律责任", "第五章 附则")]
+    assert doc.title == "示例市公共数据开放管理办法"
+    assert doc.pages == [] and all(b.page is None for b in doc.blocks)  # no explicit page breaks
+    assert sum(bool(re.match(r"第.{1,3}条", l)) for l in _lines(doc.text)) == 15
+
+
+# ---------------------------------------------------------------- numbering variants built in the test
+
+
+def _numbering_doc(levels: str, paragraphs: list[tuple[str, str]], *, overrides: str = "", style_num: str | None = None) -> bytes:
+    """A DOCX whose list 7 has ``levels``; paragraphs are (numPr xml or style id, text)."""
+    from docx import Document
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import parse_xml
+
+    document = Document()
+    root = document.part.numbering_part.element
+    first_num = root.find(f"{{{W}}}num")
+    abstract = parse_xml(f'<w:abstractNum xmlns:w="{W}" w:abstractNumId="70">{levels}</w:abstractNum>')
+    if first_num is not None:
+        first_num.addprevious(abstract)
+    else:
+        root.append(abstract)
+    root.append(parse_xml(f'<w:num xmlns:w="{W}" w:numId="7"><w:abstractNumId w:val="70"/></w:num>'))
+    root.append(parse_xml(f'<w:num xmlns:w="{W}" w:numId="8"><w:abstractNumId w:val="70"/>{overrides}</w:num>'))
+    if style_num:
+        style = document.styles.add_style("Clause", WD_STYLE_TYPE.PARAGRAPH)
+        style.element.get_or_add_pPr().append(parse_xml(f'<w:numPr xmlns:w="{W}">{style_num}</w:numPr>'))
+    for numbering, text in paragraphs:
+        if numbering == "Clause":
+            document.add_paragraph(text, style="Clause")
+        else:
+            p = document.add_paragraph(text)
+            if numbering:
+                p._p.get_or_add_pPr().append(parse_xml(f'<w:numPr xmlns:w="{W}">{numbering}</w:numPr>'))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def _lvl(ilvl: int, fmt: str, text: str, start: int = 1, suff: str = "nothing", extra: str = "") -> str:
+    return (f'<w:lvl w:ilvl="{ilvl}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvlText w:val="{text}"/><w:suff w:val="{suff}"/>{extra}</w:lvl>')
+
+
+def _num(num_id: int, ilvl: int = 0) -> str:
+    return f'<w:ilvl w:val="{ilvl}"/><w:numId w:val="{num_id}"/>'
+
+
+def test_numbering_through_paragraph_style_and_switch_off():
+    data = _numbering_doc(
+        _lvl(0, "chineseCounting", "第%1条", suff="space"),
+        [("Clause", f"条文{i}") for i in range(1, 12)] + [('<w:numId w:val="0"/>', "不编号"), ("Clause", "最后")],
+        style_num='<w:numId w:val="7"/>',
+    )
+    lines = _lines(read_docx(data, "styled.docx").text)
+    assert lines[9:] == ["第十条 条文10", "第十一条 条文11", "不编号", "第十二条 最后"]
+
+
+def test_multilevel_restart_and_start_override():
+    levels = _lvl(0, "decimal", "%1.", suff="space") + _lvl(1, "decimal", "%1.%2", suff="space") + _lvl(2, "lowerLetter", "(%3)")
+    paragraphs = [(_num(7), "总则"), (_num(7, 1), "定义"), (_num(7, 2), "甲"), (_num(7, 2), "乙"), (_num(7, 1), "适用"),
+                  (_num(7, 2), "丙"), (_num(7), "义务"), (_num(7, 1), "付款"), (_num(8), "另一列表")]
+    overrides = '<w:lvlOverride w:ilvl="0"><w:startOverride w:val="5"/></w:lvlOverride>'
+    lines = _lines(read_docx(_numbering_doc(levels, paragraphs, overrides=overrides), "multi.docx").text)
+    assert lines == ["1. 总则", "1.1 定义", "(a)甲", "(b)乙", "1.2 适用", "(a)丙", "2. 义务", "2.1 付款", "5. 另一列表"]
+
+
+def test_enclosed_and_roman_formats_with_start_value():
+    levels = _lvl(0, "upperRoman", "%1、", start=3) + _lvl(1, "decimalEnclosedCircle", "%2")
+    lines = _lines(read_docx(_numbering_doc(levels, [(_num(7), "甲"), (_num(7, 1), "乙"), (_num(7, 1), "丙"), (_num(7), "丁")]), "r.docx").text)
+    assert lines == ["III、甲", "①乙", "②丙", "IV、丁"]
+
+
+def test_outline_level_makes_a_heading_and_bold_short_paragraph_is_a_candidate():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    p = document.add_paragraph("第一章 总则")
+    p._p.get_or_add_pPr().append(parse_xml(f'<w:outlineLvl xmlns:w="{W}" w:val="0"/>'))
+    document.add_paragraph().add_run("第一节 一般规定").bold = True
+    document.add_paragraph("正文。")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "outline.docx")
+    assert [(b.kind, b.level, b.style) for b in doc.blocks] == [("heading", 1, None), ("paragraph", None, "bold"), ("paragraph", None, None)]
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_doc_renamed_to_docx():
+    with pytest.raises(ReadError, match=r"\.doc"):
+        read_docx(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600, "old.docx")
+
+
+def test_zip_without_word_document():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("notes.txt", "hello")
+    with pytest.raises(ReadError, match="word/document.xml"):
+        read_document("notes.docx", buffer.getvalue())
+
+
+def test_truncated_docx():
+    data = CONTRACT.read_bytes()
+    with pytest.raises(ReadError, match="corrupt|not a zip"):
+        read_docx(data[: len(data) // 2], "cut.docx")
+
+
+def test_broken_document_xml():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(CONTRACT.read_bytes())) as source, zipfile.ZipFile(buffer, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            target.writestr(info, b"<w:document>broken" if info.filename == "word/document.xml" else data)
+    with pytest.raises(ReadError, match="corrupt DOCX"):
+        read_docx(buffer.getvalue(), "broken.docx")
+
+
+# ---------------------------------------------------------------- the shared real documents
+
+
+def _shared(name: str) -> Path:
+    path = SHARED_DOCS / name
+    if not path.exists():
+        pytest.skip("shared corpus not present")
+    return path
+
+
+def test_real_statute_docx_articles_start_lines():
+    doc = read_document(_shared("statute_劳动合同法实施条例.docx"))
+    articles = [l for l in _lines(doc.text) if re.match(r"^第[一二三四五六七八九十]+条", l)]
+    assert len(articles) == 38
+    assert all(re.match(r"^第.+?条 ", a) for a in articles)
+
+
+def test_real_lease_contract_numbering_and_tables():
+    doc = read_document(_shared("contract_lease_商铺租赁合同_real.docx"))
+    clauses = [b for b in doc.blocks if b.kind == "heading" and re.match(r"^第.+?条、", doc.text[b.start : b.end])]
+    assert len(clauses) == 15 and all(b.level == 3 for b in clauses)
+    assert "\n2）甲方未按本合同第五条规定" in doc.text  # Word numbering (start 2, suff nothing) made visible
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 2 and all("\t" in doc.text[t.start : t.end] for t in tables)

@@ -1,0 +1,263 @@
+"""PDF reader: furniture, soft wraps, tables, columns, TOC, errors — on our generated PDFs and the shared statute."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from domainchunk.errors import ReadError
+from domainchunk.readers import read_document
+from domainchunk.readers.pdf import read_pdf
+
+OFFICE = Path(__file__).parents[1] / "corpora" / "office"
+SHARED_DOCS = Path(__file__).parents[2] / "shared" / "corpus" / "docs"
+SHARED_GOLD = Path(__file__).parents[2] / "shared" / "corpus" / "gold"
+REGULATION = OFFICE / "regulation_示例市公共数据开放管理办法.pdf"
+LAB = OFFICE / "lab_示例血常规肝功能.pdf"
+TWO_COLUMN = OFFICE / "two_column_示例社区居民公约.pdf"
+ARTICLE_START = re.compile(r"^第[一二三四五六七八九十百零]+条")
+
+
+@pytest.fixture(scope="module")
+def regulation():
+    return read_document(REGULATION)
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return read_document(LAB)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def _block_at(doc, needle: str):
+    offset = doc.text.index(needle)
+    return next(b for b in doc.blocks if b.kind != "page_break" and b.start <= offset < b.end)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+def _gold_anchors_start_lines(doc, gold_file: Path) -> list[str]:
+    """Gold anchors (whitespace-free) that do not begin at a line start of ``doc.text``."""
+    line_starts = {0} | {m.end() for m in re.finditer("\n", doc.text)}
+    squeezed, positions = [], []
+    for offset, char in enumerate(doc.text):
+        for c in unicodedata.normalize("NFKC", char):
+            if not c.isspace():
+                squeezed.append(c)
+                positions.append(offset)
+    flat = "".join(squeezed)
+    missing, cursor = [], 0
+    for unit in json.loads(gold_file.read_text(encoding="utf-8"))["units"]:
+        found = flat.find(_norm(unit["anchor"]), cursor)
+        if found < 0 or positions[found] not in line_starts:
+            missing.append(unit["anchor"])
+        else:
+            cursor = found + 1
+    return missing
+
+
+# ---------------------------------------------------------------- regulation: furniture, wraps, TOC
+
+
+def test_offsets_are_exact(regulation):
+    doc = regulation
+    assert doc.pages[0].start == 0 and doc.pages[-1].end == len(doc.text)
+    assert all(a.end == b.start for a, b in zip(doc.pages, doc.pages[1:]))
+    for block in doc.blocks:
+        assert 0 <= block.start <= block.end <= len(doc.text)
+        if block.kind != "page_break":
+            assert "\n" not in doc.text[block.start : block.end] or block.kind == "table"
+
+
+def test_page_numbers_and_running_header_removed(regulation):
+    text = regulation.text
+    assert "—" not in text, "footer page numbers like — 2 — must not be in the text"
+    assert not any(re.fullmatch(r"[\d\s—-]+", line) for line in _lines(text))
+    # the running header survives once, as the first line of page 1 (it names the document)
+    assert text.count("示例市公共数据开放管理办法（试行）") <= 1
+    assert not any("（试行）" in line for line in _lines(text)[1:])
+
+
+def test_soft_wraps_joined_and_cross_reference_not_a_line_start(regulation):
+    lines = _lines(regulation.text)
+    assert not any(line.startswith("第十条规定的") for line in lines)
+    articles = [line for line in lines if ARTICLE_START.match(line)]
+    assert [re.match(r"第.+?条", a).group() for a in articles][:3] == ["第一条", "第二条", "第三条"]
+    assert len(articles) == 15
+    article12 = next(a for a in articles if a.startswith("第十二条"))
+    assert "违反本办法第十条规定的数据利用协议约定" in article12
+    assert article12.endswith("并记入信用档案。")
+
+
+def test_article_wrapped_over_a_page_break_is_one_line(regulation):
+    doc = regulation
+    mid_line = [p for p in doc.pages[1:] if doc.text[p.start - 1] != "\n"]
+    assert mid_line, "the generated regulation has a sentence running onto the next page"
+    page = mid_line[0]
+    line = next(l for l in _lines(doc.text) if doc.text.index(l) < page.start < doc.text.index(l) + len(l))
+    assert ARTICLE_START.match(line) or line.startswith("（")
+    assert doc.pages_of(doc.text.index(line), doc.text.index(line) + len(line)) == [page.number - 1, page.number]
+
+
+def test_block_pages(regulation):
+    assert _block_at(regulation, "第一条").page == 1
+    assert _block_at(regulation, "第十五条").page == regulation.pages[-1].number
+    breaks = [b for b in regulation.blocks if b.kind == "page_break"]
+    assert [b.page for b in breaks] == [p.number for p in regulation.pages[1:]]
+
+
+def test_toc_marked_and_body_headings_not(regulation):
+    toc = [regulation.text[b.start : b.end] for b in regulation.blocks if b.style == "toc"]
+    assert toc[0] == "目 录" and len(toc) == 6
+    assert all(t.startswith("第") and t.rstrip().endswith(str(i)) for i, t in enumerate(toc[1:], start=1))
+    chapter = [b for b in regulation.blocks if regulation.text[b.start : b.end] == "第一章 总则"]
+    assert len(chapter) == 1 and chapter[0].kind == "heading" and chapter[0].style is None
+
+
+def test_gold_anchors_start_lines():
+    for name in (REGULATION, TWO_COLUMN):
+        doc = read_document(name)
+        assert _gold_anchors_start_lines(doc, name.with_name(name.name + ".gold.json")) == []
+
+
+# ---------------------------------------------------------------- lab report: tables
+
+
+def test_tables_are_tab_separated_rows(lab):
+    tables = [b for b in lab.blocks if b.kind == "table"]
+    assert len(tables) == 3
+    for table in tables:
+        assert lab.text[table.start : table.end] == "\n".join(lab.text[r.start : r.end] for r in table.rows)
+        for row in table.rows:
+            assert lab.text[row.start : row.end] == "\t".join(c.text for c in row.cells)
+            assert all(lab.text[c.start : c.end] == c.text for c in row.cells)
+    assert lab.text[tables[0].rows[1].start : tables[0].rows[1].end] == "白细胞计数\t6.8\t10^9/L\t3.5-9.5"
+
+
+def test_table_continued_on_next_page_drops_repeated_header(lab):
+    first, continued, liver = [b for b in lab.blocks if b.kind == "table"]
+    assert first.rows[0].is_header and [c.text for c in first.rows[0].cells] == ["项目", "结果", "单位", "参考区间"]
+    assert (first.page, continued.page, liver.page) == (1, 2, 2)
+    assert continued.style == "continued"
+    assert continued.rows[0].cells[0].text == "嗜酸性粒细胞百分比"
+    assert not any(r.is_header for r in continued.rows)
+    assert lab.text.count("项目\t结果\t单位\t参考区间") == 2  # 血常规 once (not repeated) and 肝功能
+
+
+def test_table_cells_do_not_leak_into_running_text(lab):
+    tables = [b for b in lab.blocks if b.kind == "table"]
+    for block in lab.blocks:
+        if block.kind in ("paragraph", "heading"):
+            text = lab.text[block.start : block.end]
+            assert "白细胞" not in text and "参考区间" not in text
+    assert lab.text.count("白细胞计数") == 1
+    assert sum(len(t.rows) for t in tables) == 1 + 20 + 1 + 6
+
+
+def test_letterhead_kept_once_and_page_footer_removed(lab):
+    assert lab.text.startswith("示例第一人民医院检验报告单\n")
+    assert lab.text.count("示例第一人民医院检验报告单") == 1
+    assert not re.search(r"第\s*\d+\s*页", lab.text)
+    assert _block_at(lab, "肝功能").kind == "heading"
+
+
+# ---------------------------------------------------------------- two columns
+
+
+def test_two_columns_read_left_then_right():
+    doc = read_document(TWO_COLUMN)
+    labels = [re.match(r"第.+?条", l).group() for l in _lines(doc.text) if ARTICLE_START.match(l)]
+    assert labels == [f"第{n}条" for n in "一二三四五六七八"]
+    assert _lines(doc.text)[0] == "示例社区居民公约"
+
+
+# ---------------------------------------------------------------- errors
+
+
+def _pdf(draw, **canvas_args) -> bytes:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, **canvas_args)
+    draw(c)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _text(c) -> None:
+    c.setFont("STSong-Light", 12)
+    c.drawString(72, 720, "第一条 为了测试，制定本办法。")
+
+
+def test_encrypted_pdf():
+    data = _pdf(_text, encrypt="secret")
+    with pytest.raises(ReadError, match="encrypted.*password"):
+        read_pdf(data, "locked.pdf")
+
+
+def test_scanned_pdf_without_text_layer():
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    image = Image.new("RGB", (200, 100), "white")
+    data = _pdf(lambda c: c.drawImage(ImageReader(image), 72, 600, 200, 100))
+    with pytest.raises(ReadError, match="scanned.*OCR"):
+        read_pdf(data, "scan.pdf")
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9])
+def test_truncated_pdf(cut):
+    data = _pdf(_text)
+    with pytest.raises(ReadError, match="truncated|corrupt"):
+        read_pdf(data[: int(len(data) * cut)], "cut.pdf")
+
+
+def test_garbage_after_pdf_magic():
+    with pytest.raises(ReadError, match="corrupt"):
+        read_document("x.pdf", b"%PDF-1.7\n" + b"\x00garbage" * 50 + b"\n%%EOF\n")
+
+
+def test_small_pdf_reads():
+    doc = read_pdf(_pdf(_text), "one.pdf")
+    assert doc.text == "第一条 为了测试，制定本办法。"
+    assert doc.pages[0].number == 1 and doc.blocks[0].page == 1
+
+
+# ---------------------------------------------------------------- the shared real statute
+
+
+@pytest.fixture(scope="module")
+def statute():
+    path = SHARED_DOCS / "statute_劳动合同法.pdf"
+    if not path.exists():
+        pytest.skip("shared corpus not present")
+    return read_document(path)
+
+
+def test_real_statute_every_article_starts_a_line(statute):
+    gold = SHARED_GOLD / "statute_劳动合同法.pdf.gold.json"
+    assert _gold_anchors_start_lines(statute, gold) == []
+    articles = [l for l in _lines(statute.text) if ARTICLE_START.match(l)]
+    assert len(articles) == len(json.loads(gold.read_text(encoding="utf-8"))["units"])
+
+
+def test_real_statute_furniture_and_toc(statute):
+    assert not re.search(r"—\s*\d+\s*—", statute.text)
+    toc = [statute.text[b.start : b.end] for b in statute.blocks if b.style == "toc"]
+    assert toc[0].replace(" ", "") == "目录" and "第八章 附则" in toc
+    body = [b for b in statute.blocks if statute.text[b.start : b.end] == "第八章 附则" and b.style != "toc"]
+    assert len(body) == 1
+    assert statute.pages[-1].number == 27
