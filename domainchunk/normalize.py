@@ -10,6 +10,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+import regex
+
 # CJK Radicals Supplement characters that NFKC leaves alone but PDF producers emit
 # for ordinary characters (⺠ for 民 …).
 _RADICAL_SUPPLEMENT = dict(zip("⺠⻔⻓⻩⻢⻋⻅⻜⻝⻛⻚⻘⻉⻬⻰⻳⻥⻦⺟⺩⻄⻆⻨⻮⻯", "民门长黄马车见飞食风页青贝齐龙龟鱼鸟母王西角麦韦韩"))
@@ -39,15 +41,20 @@ def _table() -> dict[int, str]:
     return table
 
 
-_DROP = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\x00"))
+_INVISIBLE = regex.compile("[\ufeff\u200b\u200c\u200d\u2060\x00]+")
+# One pass finds whether there is anything to repair: str.translate walks every
+# character through a dict, which costs more than the whole chunking of a clean text.
+_LOOKALIKE = regex.compile("[\u00a0\u2000-\u202f\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\uff10-\uff5a]")
 
 
 def normalize_chars(text: str) -> str:
     """Repair lookalike characters one for one (offsets unchanged)."""
-    return text.translate(_table())
+    return text.translate(_table()) if _LOOKALIKE.search(text) else text
 
 
 def normalize_text(text: str) -> str:
     """Whole-text normalisation for a reader: newlines, invisible characters, lookalikes."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_DROP)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _INVISIBLE.sub("", text)
     return normalize_chars(text)

@@ -102,20 +102,32 @@ def _document_levels(rules: RuleFile) -> list[Level]:
     return [lv for lv in rules.levels if lv.scope == "document"]
 
 
+# Where a level with ``anchor: sentence`` may also open: right after a sentence end inside a line.
+SENTENCE_START = r"(?<=[。！？])[ \t\u3000]*"
+
+
 def _combined(levels: list[Level]) -> regex.Pattern | None:
+    """All levels in one alternation; group ``_cI`` holds what level I matched."""
     if not levels:
         return None
-    body = "|".join(f"(?:{expand(lv.pattern)})" for lv in levels)
+    body = "|".join(f"(?P<_c{i}>{expand(lv.pattern)})" for i, lv in enumerate(levels))
     return regex.compile(f"^{LINE_PREFIX}(?:{body})", regex.MULTILINE | regex.VERSION0)
 
 
+def _sentence_combined(levels: list[Level]) -> regex.Pattern | None:
+    """Sentence starts inside a line where an ``anchor: sentence`` level could open (zero-width matches)."""
+    body = "|".join(f"(?:{expand(lv.pattern)})" for lv in levels if lv.anchor == "sentence")
+    return regex.compile(f"(?<=[。！？])(?={SENTENCE_START}(?:{body}))", regex.VERSION0) if body else None
+
+
 def _line_regex(level: Level) -> regex.Pattern:
-    return _compile_line(level.pattern)
+    return _compile_line(level.pattern, level.anchor)
 
 
 @lru_cache(maxsize=512)
-def _compile_line(pattern: str) -> regex.Pattern:
-    return regex.compile(f"^{LINE_PREFIX}(?P<_all>{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
+def _compile_line(pattern: str, anchor: str = "line") -> regex.Pattern:
+    start = f"(?:^{LINE_PREFIX}|{SENTENCE_START})" if anchor == "sentence" else f"^{LINE_PREFIX}"
+    return regex.compile(f"{start}(?P<_all>{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
 
 
 def _collapse(s: str) -> str:
@@ -177,12 +189,37 @@ def toc_spans(doc: Document) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+def _opens_block(doc: Document, kinds: list[str], start: int, content: int) -> bool:
+    """The line opens a reader block of one of ``kinds`` (a block kind such as heading, or a style such as bold)."""
+    return any(start <= b.start <= content and (b.kind in kinds or b.style in kinds) for b in doc.blocks)
+
+
 def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
 
-def _longest_increasing(heads: list[Heading]) -> list[Heading]:
-    """Longest strictly increasing run of numbers; unnumbered headings are kept as they are."""
+_ENDS_PARAGRAPH = regex.compile(r"(?:[。；;！？!?：:”」』]|\n[ \t\u3000]*)[ \t\u3000]*\n[ \t\u3000]*$")
+
+
+def _longest_increasing(heads: list[Heading], text: str) -> list[Heading]:
+    """Per numbering run, the longest strictly increasing sequence; unnumbered headings are kept.
+
+    A candidate numbered 1 that opens a paragraph (after a blank line or a finished
+    sentence) starts a new run (a second law in the same file, an annex that numbers
+    again), so one run's numbers never veto another's; a wrapped ``…参照\n第一条``
+    does not.
+    """
+    runs: list[list[Heading]] = [[]]
+    for h in heads:
+        if h.num == (1, 0) and runs[-1] and _ENDS_PARAGRAPH.search(text, max(0, h.start - 200), h.start):
+            runs.append([])
+        runs[-1].append(h)
+    if len(runs) == 1:
+        return _increasing_run(heads)
+    return [h for run in runs for h in _increasing_run(run)]
+
+
+def _increasing_run(heads: list[Heading]) -> list[Heading]:
     numbered = [h for h in heads if h.num is not None]
     if len(numbered) < 2:
         return heads
@@ -224,36 +261,117 @@ def _slow_level(text: str, rules: RuleFile) -> str:
     return f"a pattern in {rules.path or rules.id}"
 
 
-def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
+def _candidates(doc: Document, levels: list[Level]) -> list[tuple[int, bool, int]]:
+    """Positions where some level could open, in order: (position, is a line start, first level to try).
+
+    At a line start the levels before the one the combined pass matched cannot
+    match (one regex pass instead of one per level and line), except levels whose
+    own pattern begins with ``#``, which the Markdown prefix may have hidden.
+    """
     text = doc.text
-    levels = _document_levels(rules)
-    combined = _combined(levels)
-    if combined is None:
-        return []
-    per_line = [(lv, _line_regex(lv)) for lv in levels]
     toc = toc_spans(doc)
+    hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
+    found: dict[int, tuple[bool, int]] = {}
+    names = [f"_c{i}" for i in range(len(levels))]
+    for m in _combined(levels).finditer(text, timeout=PATTERN_TIMEOUT):
+        first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
+        found[m.start()] = (True, first)
+    sentence = _sentence_combined(levels)
+    if sentence is not None:
+        for m in sentence.finditer(text, timeout=PATTERN_TIMEOUT):
+            found.setdefault(m.start(), (False, 0))
+    return [(pos, at_line, first) for pos, (at_line, first) in sorted(found.items()) if not (toc and _in_spans(pos, toc))]
+
+
+def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
+    """The level's ordering constraints (after, before, follows) hold for a line at ``start``."""
+    if level.after and not seen.intersection(level.after):
+        return False
+    if level.before and seen.intersection(level.before):
+        return False
+    if level.follows:
+        prev = accepted[-1] if accepted else None
+        if prev is None or prev.level.id not in level.follows or text[prev.end : start].strip():
+            return False
+    return True
+
+
+def _assign(doc: Document, levels: list[Level], cands: list[tuple[int, bool, int]], skip: set[tuple[str, int]],
+            regions: dict[str, list[int]]) -> dict[str, list[Heading]]:
+    """Give each candidate line to the first level that matches it and may open there."""
+    text = doc.text
+    per_line = [(lv, _line_regex(lv)) for lv in levels]
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
-    for cand in combined.finditer(text, timeout=PATTERN_TIMEOUT):
-        start = cand.start()
-        if toc and _in_spans(start, toc):
-            continue
+    accepted: list[Heading] = []  # structural lines so far, for after/before/follows
+    seen: set[str] = set()
+    for start, at_line, first in cands:
         _, end = _line_bounds(text, start)
-        for level, rx in per_line:
-            m = rx.match(text, start, timeout=PATTERN_TIMEOUT)
+        for level, rx in per_line[first:]:
+            if not at_line and level.anchor != "sentence":
+                continue
+            if skip and (level.id, _region(regions.get(level.id, []), start)) in skip:
+                continue
+            if not _placed(level, accepted, seen, text, start):
+                continue
+            m = rx.match(text, start, end, timeout=PATTERN_TIMEOUT)  # endpos: regex scans to it
             if m is None:
                 continue
             content = m.start("_all")
             line = text[content:end]
             if level.max_line is not None and len(line.strip()) > level.max_line:
                 continue
-            by_level[level.id].append(Heading(level, start, content, end, _label(level, m, line), _number(m)))
+            if level.blocks and not _opens_block(doc, level.blocks, start, content):
+                continue
+            head = Heading(level, start, content, end, _label(level, m, line), _number(m))
+            by_level[level.id].append(head)
+            if level.role != "inner":
+                accepted.append(head)
+                seen.add(level.id)
+            break
+    return by_level
+
+
+def _region(bounds: list[int], pos: int) -> int:
+    """The start of the region (cut at ``bounds``) that holds ``pos``; 0 for the first."""
+    k = bisect_left(bounds, pos + 1)
+    return bounds[k - 1] if k else 0
+
+
+def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
+    levels = _document_levels(rules)
+    if not levels:
+        return []
+    cands = _candidates(doc, levels)
+    # A level that does not apply in a region (only_without) gives its lines to the next level
+    # that matches them: 一、 is a contract's clause, or the heading above its 第X条 clauses.
+    skip: set[tuple[str, int]] = set()
+    regions: dict[str, list[int]] = {}
+    while True:
+        by_level = _assign(doc, levels, cands, skip, regions)
+        regions = {
+            lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
+        }
+        for level in levels:
+            if level.order == "increasing":
+                bounds = regions.get(level.id, [])
+                by_region: dict[int, list[Heading]] = {}
+                for h in by_level[level.id]:
+                    by_region.setdefault(_region(bounds, h.start), []).append(h)
+                by_level[level.id] = [h for hs in by_region.values() for h in _longest_increasing(hs, doc.text)]
+        blocked = {
+            (lv.id, _region(regions.get(lv.id, []), h.start))
+            for lv in levels
+            for other in lv.only_without
+            for h in by_level[other]
+        }
+        new = blocked - skip
+        skip |= blocked
+        # Another pass only when a level now blocked had claimed lines that others may take.
+        if not any(h for lv, region in new for h in by_level[lv] if _region(regions.get(lv, []), h.start) == region):
             break
     for level in levels:
-        if level.order == "increasing":
-            by_level[level.id] = _longest_increasing(by_level[level.id])
-    for level in levels:
-        if any(by_level.get(other) for other in level.only_without):
-            by_level[level.id] = []
+        bounds = regions.get(level.id, [])
+        by_level[level.id] = [h for h in by_level[level.id] if (level.id, _region(bounds, h.start)) not in skip]
     heads = [h for hs in by_level.values() for h in hs]
     heads.sort(key=lambda h: h.start)
     return heads
