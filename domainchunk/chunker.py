@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
-from .outline import Outline, Section, build_outline
+from .outline import _SENTENCE_END, HEADING_MAX, Outline, Section, build_outline
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -43,7 +43,13 @@ def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn |
     if _measure(text, start, end, size) <= max_chars:
         return [(start, end, sec.rule)]
     # The heading lines stay with the first piece: split the body, leaving them room.
-    body = sec.unit.start if sec.unit is not None else (sec.headings[-1].end if sec.headings else start)
+    if sec.unit is not None:
+        # A unit whose line is only its heading (病史特点： alone) keeps that line with its first piece.
+        line = text[sec.unit.content : sec.unit.end].strip()
+        alone = len(line) <= HEADING_MAX and not _SENTENCE_END.search(line)
+        body = _trim(text, sec.unit.end, end)[0] if alone else sec.unit.start
+    else:
+        body = sec.headings[-1].end if sec.headings else start
     body = max(body, start)
     head = _measure(text, start, body, size)
     if head >= max_chars // 2:  # headings too long to carry: they go alone rather than break the limit
@@ -81,7 +87,7 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
             if chunk_meta:
                 meta.update(chunk_meta(doc, outline, sec, a, b) or {})
             chunks.append(
-                Chunk(
+                Chunk.model_construct(  # fields computed here, already of the right types
                     index=len(chunks),
                     text=doc.text[a:b],
                     start=a,

@@ -104,6 +104,31 @@ class Level(_Strict):
         description="unit: matched only inside a unit that is over the limit (款, 项: cheap, and "
         "never confused with the document's own structure).",
     )
+    blocks: list[str] = Field(
+        default_factory=list,
+        description="Match only lines that open a reader block of one of these kinds or styles "
+        "(heading, bold): layout a pattern cannot see, such as a DOCX paragraph set in bold.",
+    )
+    anchor: Literal["line", "sentence"] = Field(
+        "line",
+        description="line: the pattern opens a line; sentence: it may also open a sentence inside a line "
+        "(after 。！？), for documents whose sections begin mid-paragraph (a judgment's 本院认为, 判决如下).",
+    )
+    restart_at: list[str] = Field(
+        default_factory=list,
+        description="Level ids whose boundaries cut the document into regions (a contract's parts, "
+        "annexes): `order` and `only_without` are judged within each region, as numbering restarts there.",
+    )
+    after: list[str] = Field(
+        default_factory=list, description="Level ids: a line is accepted only once one of them has been accepted before it."
+    )
+    before: list[str] = Field(
+        default_factory=list, description="Level ids: a line is accepted only while none of them has been accepted yet."
+    )
+    follows: list[str] = Field(
+        default_factory=list,
+        description="Level ids: a line is accepted only as the first line after a boundary line of one of them.",
+    )
 
     @field_validator("pattern")
     @classmethod
@@ -152,27 +177,69 @@ class RuleFile(_Strict):
     doc_type: str
     description: str
     hooks: str | None = Field(None, description="Python module with hooks where a pattern cannot say it.")
+    terms: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict,
+        description="Vocabularies: group -> canonical term -> aliases. A pattern writes {terms.GROUP} for "
+        "any term or alias of the group (longest first), so users extend a vocabulary without touching patterns.",
+    )
     detect: Detect = Field(default_factory=Detect)
     levels: list[Level] = Field(default_factory=list)
     max_chars: int = 1000
     examples: list[Example] = Field(default_factory=list)
     path: str | None = Field(None, exclude=True)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _expand_terms(cls, data: Any) -> Any:
+        """Write each {terms.GROUP} placeholder out as the group's alternation before patterns are compiled."""
+        if not isinstance(data, dict) or not isinstance(data.get("terms"), dict):
+            return data
+        alternations = {f"{{terms.{group}}}": _alternation(vocab) for group, vocab in data["terms"].items()}
+
+        def fill(node: Any) -> Any:
+            if not isinstance(node, dict) or not isinstance(node.get("pattern"), str):
+                return node
+            pattern = node["pattern"]
+            for key, alt in alternations.items():
+                pattern = pattern.replace(key, alt)
+            return {**node, "pattern": pattern}
+
+        data = dict(data)
+        if isinstance(data.get("levels"), list):
+            data["levels"] = [fill(lv) for lv in data["levels"]]
+        detect = data.get("detect")
+        if isinstance(detect, dict) and isinstance(detect.get("signals"), list):
+            data["detect"] = {**detect, "signals": [fill(sig) for sig in detect["signals"]]}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> RuleFile:
+        unknown = sorted({m for lv in self.levels for m in _TERM_REF.findall(lv.pattern)}
+                         | {m for sig in self.detect.signals for m in _TERM_REF.findall(sig.pattern)})
+        if unknown:
+            raise ValueError(f"patterns name unknown term groups {unknown} (known: {sorted(self.terms)})")
         ids = [lv.id for lv in self.levels]
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ValueError(f"duplicate level ids: {sorted(dup)}")
         for lv in self.levels:
-            missing = [i for i in lv.only_without if i not in ids]
-            if missing:
-                raise ValueError(f"level {lv.id}: only_without names unknown levels {missing}")
+            for key in ("only_without", "restart_at", "after", "before", "follows"):
+                missing = [i for i in getattr(lv, key) if i not in ids]
+                if missing:
+                    raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
         known = set(ids) | {s.id for s in self.detect.signals}
         for ex in self.examples:
             if ex.rule not in known:
                 raise ValueError(f"example {ex.name!r} is about unknown rule {ex.rule!r}")
         return self
+
+    def term(self, group: str, text: str) -> str | None:
+        """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
+        wanted = _squash(text)
+        for canonical, aliases in self.terms.get(group, {}).items():
+            if wanted in (_squash(canonical), *map(_squash, aliases)):
+                return canonical
+        return None
 
     def ranks(self) -> dict[str, int]:
         return {lv.id: (lv.rank if lv.rank is not None else i) for i, lv in enumerate(self.levels)}
@@ -180,6 +247,20 @@ class RuleFile(_Strict):
     def fingerprint(self) -> str:
         blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+_TERM_REF = regex.compile(r"\{terms\.(\w+)\}")
+_SPACES = regex.compile(r"[ \t\u3000]+")
+
+
+def _squash(text: str) -> str:
+    return _SPACES.sub("", text)
+
+
+def _alternation(vocab: dict[str, list[str]]) -> str:
+    """A non-capturing group of every term and alias, longest first so 诊断依据 wins over 诊断."""
+    words = {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
+    return "(?:" + "|".join(regex.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
 
 
 def _format_error(exc: ValidationError, data: dict) -> str:

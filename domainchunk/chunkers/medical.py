@@ -1,0 +1,107 @@
+"""Medical-record hooks: what the rule file's patterns cannot say.
+
+- the record a chunk belongs to (the 【入院记录】 it sits under, or the kind of
+  record a single-record document's title names) and that record's date;
+- the section's canonical name from the rule file's vocabulary (初步诊断 → 入院诊断);
+- the header fields of the record (性别, 年龄, 科室, 床号, 住院号/门诊号) and the department;
+- lab results written inside a section (【血常规】WBC 12.5↑ …, LIS lines), read by
+  the same parser as lab reports.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+import regex
+
+from ..models import Document
+from ..outline import Heading, Outline, Section
+from .lab import text_results
+
+HEADER_KEYS = ("性别", "年龄", "科室", "科别", "病区", "床号", "住院号", "门诊号", "病案号")
+_HEADER = regex.compile(
+    r"(?<![\p{Han}])(?P<key>" + "|".join(HEADER_KEYS) + r")(?:名称)?[ \t\u3000]*[:：][ \t\u3000]*(?P<value>[^\s:：，,;；]+)"
+)
+_DEPARTMENT_KEYS = ("科室", "科别", "病区")
+_DATE = regex.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?")
+_RECORD_DATE = regex.compile(
+    r"(?:^|\n)[ \t\u3000]*(?:记录)?(?:时间|日期|入院时间|入院日期|就诊时间|就诊日期)[ \t\u3000]*[:：][ \t\u3000]*(?P<date>\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)"
+)
+_RECORD_TYPE = regex.compile(
+    r"(?:入院记录|出院小结|出院记录|门诊病历|住院病历|首次病程记录|病程记录|手术记录|死亡记录|会诊记录|转科记录|案例分析)"
+)
+_RECORD_LEVELS = ("medical.record", "medical.note")
+_SECTION_LEVELS = ("medical.section", "medical.styled")
+
+
+def _header_fields(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for m in _HEADER.finditer(text):
+        fields.setdefault(m.group("key"), m.group("value"))
+    return fields
+
+
+def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    first = outline.sections[1].start if len(outline.sections) > 1 else len(doc.text)
+    head = doc.text[: max(first, min(len(doc.text), 300))]
+    if m := _RECORD_TYPE.search(head[:300]):
+        meta["record_type"] = m.group()
+    fields = _header_fields(doc.text)
+    if fields:
+        meta["header"] = fields
+    dept = next((fields[k] for k in _DEPARTMENT_KEYS if k in fields), None)
+    if dept:
+        meta["department"] = dept
+    if date := _RECORD_DATE.search(head):
+        meta["record_date"] = date.group("date")
+    return meta
+
+
+def _open_records(outline: Outline, pos: int) -> list[Heading]:
+    """The record and note headings in force at ``pos``, outermost first."""
+    starts = [h.start for h in outline.headings]
+    found: list[Heading] = []
+    for h in reversed(outline.headings[: bisect_right(starts, pos)]):
+        if h.level.id == "medical.record":
+            found.insert(0, h)
+            break
+        if h.level.id == "medical.note" and not found:
+            found.insert(0, h)
+    return found
+
+
+def _record_date(text: str, records: list[Heading], sec: Section) -> str | None:
+    for h in reversed(records):
+        if m := _DATE.match(h.label):
+            return m.group()
+        if m := _RECORD_DATE.search(text, h.end, max(h.end, min(sec.end, h.end + 200))):
+            return m.group("date")
+    return None
+
+
+def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
+    text = doc.text
+    meta: dict[str, Any] = {}
+    # The headings a section opens with are in force for it (a dated note that opens the chunk).
+    anchor = sec.unit.start if sec.unit is not None else (sec.headings[-1].start if sec.headings else sec.start)
+    records = _open_records(outline, anchor)
+    record = next((h.label for h in records if h.level.id == "medical.record"), None)
+    record = record or doc.metadata.get("record_type")
+    if record:
+        meta["record"] = record
+    if note := next((h.label for h in records if h.level.id == "medical.note"), None):
+        meta["note"] = note
+    if records:
+        if date := _record_date(text, records, sec):
+            meta["record_date"] = date
+    elif doc.metadata.get("record_date"):
+        meta["record_date"] = doc.metadata["record_date"]
+    if sec.unit is not None and sec.unit.level.id in _SECTION_LEVELS:
+        meta["section"] = outline.rules.term("section", sec.unit.label) or sec.unit.label
+    if "department" in doc.metadata:
+        meta["department"] = doc.metadata["department"]
+    for key, value in doc.metadata.get("header", {}).items():
+        meta[key] = value
+    meta.update(text_results(text[start:end]))
+    return meta

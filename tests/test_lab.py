@@ -1,0 +1,85 @@
+"""Lab reports: panels as chunks, item parsing, flags, and splits between rows."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domainchunk import pipeline
+from domainchunk.chunkers.lab import header_columns, normalise_flag, parse_lis, parse_row, split_cells, text_results
+
+ROOT = Path(__file__).resolve().parents[1]
+HEADER = "项目名称\t结果\t提示\t单位\t参考范围"
+
+
+@pytest.mark.parametrize(
+    "written,flag",
+    [("↑", "high"), ("↓", "low"), ("H", "high"), ("L", "low"), ("偏高", "high"), ("偏低", "low"),
+     ("阳性(+)", "abnormal"), ("(+)", "abnormal"), ("正常", None), ("", None), ("阴性(-)", None)],
+)
+def test_flags_are_normalised(written, flag):
+    assert normalise_flag(written) == flag
+
+
+def test_columns_by_header_in_any_order():
+    columns = header_columns("结果\t单位\t项目名称\t参考范围\t提示")
+    item = parse_row(split_cells("5.9\tmmol/L\t葡萄糖\t3.9-6.1\t"), columns)
+    assert item == {"name": "葡萄糖", "result": "5.9", "unit": "mmol/L", "ref": "3.9-6.1", "flag": None}
+
+
+def test_columns_by_values_without_header():
+    item = parse_row("3 血红蛋白 HGB 98 ↓ g/L 115-150".split())
+    assert item == {"name": "血红蛋白 HGB", "result": "98", "unit": "g/L", "ref": "115-150", "flag": "low"}
+
+
+def test_lis_entries_keep_the_labs_judgement():
+    items = parse_lis("报告时间:2024-01-01 08:00:00\t检验详情:钾:3.1mmol/L,偏低;\t钠:140mmol/L,正常;\t")
+    assert [(i["name"], i["result"], i["unit"], i["flag"]) for i in items] == [
+        ("钾", "3.1", "mmol/L", "low"), ("钠", "140", "mmol/L", None)]
+
+
+def test_inline_panel_in_running_text():
+    meta = text_results("2024-01-02 本院 【血常规】WBC 12.5↑ 10^9/L，HGB 120 g/L。 【尿常规】尿蛋白 阳性(+)")
+    assert meta["panels"] == ["血常规", "尿常规"]
+    assert meta["abnormal"] == ["WBC", "尿蛋白"]
+
+
+def test_own_corpora_panels():
+    result = pipeline.chunk(ROOT / "corpora" / "lab_printed_示例.txt")
+    assert result.detection.doc_type == "lab_report"
+    panels = [c for c in result.chunks if c.kind == "panel"]
+    assert [c.path for c in panels] == [["血常规"], ["肝功能"], ["尿常规"]]
+    liver = panels[1].metadata
+    assert "第" not in [i["name"] for i in liver["items"]], "a page footer is not an item"
+    assert liver["abnormal"] == ["丙氨酸氨基转移酶 ALT", "天门冬氨酸氨基转移酶 AST", "γ-谷氨酰转移酶 GGT"]
+
+
+def test_csv_export_becomes_tab_rows():
+    result = pipeline.chunk(ROOT / "corpora" / "lab_export_示例.csv")
+    assert result.detection.doc_type == "lab_report"
+    assert "项目名称\t结果\t单位\t参考范围\t提示" in result.document.text
+    assert [c.metadata.get("abnormal") for c in result.chunks if c.kind == "panel"] == [["钾"], ["总胆固醇", "低密度脂蛋白胆固醇"]]
+
+
+_name = st.text(alphabet="白细胞血红蛋白小板淋巴中性粒计数百分比", min_size=2, max_size=12)
+_row = st.tuples(_name, st.floats(0.1, 999, allow_nan=False).map(lambda x: f"{x:.1f}"), st.sampled_from(["↑", "↓", ""]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(_row, min_size=3, max_size=40), max_chars=st.integers(80, 300))
+def test_panel_split_keeps_rows_whole_and_repeats_header(rows, max_chars):
+    lines = [f"{name}\t{value}\t{flag}\tg/L\t1.0-9.9" for name, value, flag in rows]
+    text = "检验项目：血常规\n" + HEADER + "\n" + "\n".join(lines) + "\n"
+    result = pipeline.chunk(text, doc_type="lab_report", max_chars=max_chars)
+    pieces = [c for c in result.chunks if c.path == ["血常规"]]
+    seen = []
+    for c in pieces:
+        for line in c.text.split("\n"):
+            assert line in (lines + [HEADER, "检验项目：血常规"]), f"a row was cut: {line!r}"
+        if HEADER not in c.text:
+            assert c.metadata["context_prefix"] == HEADER
+        assert c.context_text.startswith("血常规\n") and HEADER in c.context_text
+        seen += [(i["name"], i["result"]) for i in c.metadata.get("items", [])]
+    assert seen == [(name, value) for name, value, _ in rows], "every result stays with its item"
