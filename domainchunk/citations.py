@@ -12,7 +12,7 @@ import regex
 from .numerals import CHINESE_NUMERAL, parse_number
 
 _N = f"[{CHINESE_NUMERAL}0-9]+"
-_ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<para>{_N})款)?(?:第(?P<item>{_N})项)?"
+_ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<para>{_N})款)?(?:第[（(]?(?P<item>{_N})[）)]?项)?"
 _CITATION = regex.compile(
     rf"(?:《(?P<law>[^《》\n]{{2,80}})》|(?P<self>本(?:法|条例|规定|办法|解释|决定|细则)))?"
     rf"(?:(?P<sep>[、，和及与或]|以及|或者)?(?:{_ARTICLE}))",

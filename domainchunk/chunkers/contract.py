@@ -1,0 +1,144 @@
+"""Contract hooks: what the rule file's patterns cannot say.
+
+- the contract's title and its parties (甲方/出租方 … with their names), read
+  from the lines before the first clause;
+- per clause: its number and title, the terms a definitions clause defines
+  (“本合同”系指…), the amounts, dates and clause cross-references it holds.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import regex
+
+from ..models import Document
+from ..outline import Outline, Section
+
+_SPACES = regex.compile(r"[ \t\u3000]+")
+_BLANK = regex.compile(r"^[＿_\s.…（）()]*$")
+_TITLE = regex.compile(r"^.{0,40}?(?:合同|协议|协议书|合同书|契约)(?:（[^）\n]{1,12}）|\([^)\n]{1,12}\))?$")
+_NUMBER_TOKEN = regex.compile(
+    r"第[^条\n]{1,10}条|[一二三四五六七八九十百零〇]+[、．.]|\d{1,3}(?:(?:[.．]|-)\d{1,3})*[.．、]?|附[件表图][^\s：:、.．]{0,4}"
+)
+_TITLE_SEP = regex.compile(r"^[、．.：:\s]+")
+_BRACKET_TITLE = regex.compile(r"^[【\[]([^】\]\n]{1,30})[】\]]")
+_BODY_PUNCT = regex.compile(r"[，,；;？?！!＿_]")  # a sentence or a fill-in blank is body text
+_DEFINED = regex.compile(r"[“\"「『]([^”\"」』\n]{1,30})[”\"」』](?:一词|一语)?(?:系指|是指|意指|意为|指)")
+_AMOUNT = regex.compile(
+    r"(?:人民币|RMB|￥|¥|USD|\$)?[ \t\u3000]*\d[\d,，]*(?:\.\d+)?[ \t\u3000]*(?:亿元|万元|元|美元|欧元)"
+    r"|[壹贰叁肆伍陆柒捌玖拾佰仟万亿零]{2,}(?:元整|圆整|元|圆)"
+)
+_DATE = regex.compile(
+    r"\d{4}年\d{1,2}月(?:\d{1,2}日)?|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
+    r"|[〇○零一二三四五六七八九]{4}年[一二三四五六七八九十]{1,2}月(?:[一二三四五六七八九十]{1,3}日)?"
+)
+_CROSS_REF = regex.compile(r"本(?:合同|协议)(?:之)?\s*(第[0-9一二三四五六七八九十百零〇.．]{1,10}条)")
+_ALIAS = regex.compile(r"(?:以下简称|下称|简称)[“\"]?([^”\"）)，,；;。\n]{1,8})")
+
+
+@lru_cache(maxsize=8)
+def _party_pattern(words: tuple[str, ...]) -> regex.Pattern:
+    """A role (spaces allowed inside: 甲　　方), an optional （以下简称甲方）, a colon, then the name up to a gap."""
+    alternation = "|".join(
+        "[ \t\u3000]*".join(map(regex.escape, w)) for w in sorted(words, key=len, reverse=True)
+    )
+    return regex.compile(
+        rf"(?:^|(?<=\t|[ \u3000]{{2}}))[ \t\u3000]*(?P<role>{alternation})[ \t\u3000]*"
+        rf"(?:[（(](?P<paren>[^）)\n]{{1,16}})[）)])?[ \t\u3000]*[:：](?P<rest>[^\t\n]*?)(?=\t|[ \u3000]{{2}}|$)",
+        regex.MULTILINE,
+    )
+
+
+def _party_words(outline: Outline) -> tuple[str, ...]:
+    vocab = outline.rules.terms.get("party", {})
+    return tuple({w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))})
+
+
+def _header_end(outline: Outline) -> int:
+    """The lines before the first clause: where a contract names its title and parties."""
+    units = [s.start for s in outline.sections if s.unit is not None]
+    return units[0] if units else min(len(outline.text), 3000)
+
+
+def _lines(text: str) -> list[str]:
+    return [_SPACES.sub("", line) for line in text.splitlines() if line.strip()]
+
+
+def _title(lines: list[str]) -> str | None:
+    for line in lines[:10]:
+        if len(line) <= 40 and _TITLE.match(line):
+            return line
+    return None
+
+
+def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
+    parties: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for m in _party_pattern(_party_words(outline)).finditer(header):
+        role = _SPACES.sub("", m.group("role"))
+        if role in seen:
+            continue
+        seen.add(role)
+        party: dict[str, str] = {"role": role}
+        rest = m.group("rest").strip()
+        name = regex.split(r"[，,；;。（(]", rest, maxsplit=1)[0].strip("＿_ \u3000")
+        if name and not _BLANK.match(name):
+            party["name"] = name
+        alias = _ALIAS.search(m.group("paren") or "") or _ALIAS.search(rest)
+        if alias:
+            party["alias"] = alias.group(1)
+        elif m.group("paren") and _SPACES.sub("", m.group("paren")) in ("甲方", "乙方", "丙方", "丁方"):
+            party["alias"] = m.group("paren")
+        parties.append(party)
+    return parties
+
+
+def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    header = doc.text[: _header_end(outline)]
+    meta: dict[str, Any] = {}
+    title = _title(_lines(header))
+    if title:
+        meta["title"] = title
+    parties = _parties(header, outline)
+    if parties:
+        meta["parties"] = parties
+    return meta
+
+
+def _clause_number_and_title(doc: Document, sec: Section) -> dict[str, str]:
+    unit = sec.unit
+    line = doc.text[unit.content : unit.end].strip()
+    token = _NUMBER_TOKEN.match(line)
+    number = token.group().rstrip("、．.") if token and unit.level.label != "token" else unit.label
+    rest = _TITLE_SEP.sub("", line[token.end() :] if token else line[len(unit.label) :])
+    meta = {"clause": number if unit.level.label != "token" else unit.label}
+    bracket = _BRACKET_TITLE.match(rest)
+    title = bracket.group(1) if bracket else rest.rstrip("。：: ")
+    if title and len(title) <= 30 and not _BODY_PUNCT.search(title) and "。" not in title:
+        meta["clause_title"] = title
+    return meta
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(s.strip() for s in items))
+
+
+def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for key in ("title", "parties"):
+        if doc.metadata.get(key):
+            meta["contract" if key == "title" else key] = doc.metadata[key]
+    if sec.unit is not None and sec.kind == "clause":
+        meta.update(_clause_number_and_title(doc, sec))
+    elif sec.unit is not None and sec.kind == "annex":
+        meta["annex"] = sec.unit.label
+    text = doc.text[start:end]
+    found = {
+        "defined_terms": _unique(_DEFINED.findall(text)),
+        "amounts": _unique([m.group() for m in _AMOUNT.finditer(text)]),
+        "dates": _unique(_DATE.findall(text)),
+        "cross_references": _unique([g.replace("．", ".") for g in _CROSS_REF.findall(text)]),
+    }
+    meta.update({k: v for k, v in found.items() if v})
+    return meta

@@ -1,0 +1,104 @@
+"""Judgment hooks: what the rule file's patterns cannot say.
+
+- from the head of the document: the court, the document kind (民事判决书 …),
+  the case number (案号), the procedure read from the case number's type code
+  (初 → 一审, 终 → 二审, 再/申/监 → 再审), the cause of action where stated;
+- every statute article cited (依照《…》第X条第X款), normalised by the shared
+  citation parser, for the document and per chunk. Statute text appended in a
+  附录 is quoted, not cited, and contracts named in 《》 are not statutes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from ..citations import find_citations
+from ..models import Document
+from ..outline import Outline, Section
+
+HEAD = 600  # the court, the kind and the case number sit in the first lines
+_COURT = regex.compile(r"^[ \t\u3000#]*(\S{2,30}?人民法院)[ \t\u3000]*$", regex.MULTILINE)
+_KIND = regex.compile(
+    r"^[ \t\u3000#]*((?:民事|刑事|行政|执行|赔偿|国家赔偿)?(?:附带民事)?(?:判决书|裁定书|调解书|决定书))[ \t\u3000]*$",
+    regex.MULTILINE,
+)
+_CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号")
+_CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号$")
+# The type code of a case number names the procedure (最高人民法院《关于人民法院案件案号的若干规定》).
+_PROCEDURES = (("再", "再审"), ("申", "再审"), ("监", "再审"), ("抗", "再审"), ("终", "二审"),
+               ("初", "一审"), ("执", "执行"), ("特", "特别程序"), ("破", "破产"))
+_CAUSE = regex.compile(r"([^，。、；\s与和因诉]{2,30}?纠纷)一案|犯([^，。、；\s]{2,20}?罪)")
+_ROLES = ("原告", "被告", "被上诉人", "上诉人", "被申请人", "申请人", "第三人", "原审")
+_NOT_STATUTE = regex.compile(r"(?:合同|协议|协议书|合同书|判决书|裁定书|调解书|决定书|通知书|起诉书|意见书|申请书|报告|证明)$")
+_SPACES = regex.compile(r"[ \t\u3000]+")
+
+
+def _procedure(case_number: str) -> str | None:
+    m = _CASE_TYPE.search(case_number)
+    code = m.group(1) if m else ""
+    return next((name for key, name in _PROCEDURES if key in code), None)
+
+
+def _party_names(doc: Document, outline: Outline) -> list[str]:
+    """Names on the party lines (原告：张某，男 → 张某), to cut them off the cause of action."""
+    roles = "|".join(
+        regex.escape(w)
+        for w in sorted({w for c, a in outline.rules.terms.get("party", {}).items() for w in (c, *(a or []))}, key=len, reverse=True)
+    )
+    rx = regex.compile(rf"^[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
+    spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
+    return [m.group(1) for a, b in spans for m in rx.finditer(doc.text, a, b)]
+
+
+def _cause(text: str, names: list[str]) -> str | None:
+    """原告甲与被告乙买卖合同纠纷一案 → 买卖合同纠纷: what follows the last party named."""
+    m = _CAUSE.search(text)
+    if m is None:
+        return None
+    cause = m.group(1) or m.group(2)
+    cut = max((cause.rfind(n) + len(n) for n in [*names, *_ROLES] if n and n in cause), default=0)
+    return cause[cut:] or None
+
+
+def _statutes(text: str) -> list[dict[str, Any]]:
+    """Cited articles of named statutes (a bare 第X条 or 《…合同》第X条 is not a statute citation)."""
+    return [c for c in find_citations(text) if c["law"] and not _NOT_STATUTE.search(c["law"])]
+
+
+def _body_spans(outline: Outline) -> list[tuple[int, int]]:
+    return [(s.start, s.end) for s in outline.sections if s.rule != "judgment.appendix"]
+
+
+def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    head = doc.text[:HEAD]
+    meta: dict[str, Any] = {}
+    if m := _COURT.search(head):
+        meta["court"] = m.group(1)
+    if m := _KIND.search(_SPACES.sub("", head)):  # 民 事 判 决 书 is spaced out in some
+        meta["document_kind"] = _SPACES.sub("", m.group(1))
+    if m := _CASE_NUMBER.search(head):
+        meta["case_number"] = _SPACES.sub("", m.group())
+        if procedure := _procedure(meta["case_number"]):
+            meta["procedure"] = procedure
+    if cause := _cause(doc.text, _party_names(doc, outline)):
+        meta["cause"] = cause
+    if meta.get("court") and meta.get("document_kind"):
+        meta["title"] = meta["court"] + meta["document_kind"]
+    citations: list[dict[str, Any]] = []
+    for a, b in _body_spans(outline):
+        citations += [c for c in _statutes(doc.text[a:b]) if c not in citations]
+    if citations:
+        meta["citations"] = citations
+    return meta
+
+
+def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
+    meta: dict[str, Any] = {k: v for k, v in doc.metadata.items() if k not in ("citations", "title")}
+    if sec.unit is not None:
+        meta["section"] = sec.unit.label
+    if sec.rule != "judgment.appendix":
+        cites = _statutes(doc.text[start:end])
+        if cites:
+            meta["citations"] = cites
+    return meta

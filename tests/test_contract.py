@@ -1,0 +1,119 @@
+"""Contracts end to end: clause paths, parties, signature block, annexes, cross-references,
+and the score on the real contracts in ../shared/corpus."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import domainchunk
+from conftest import load_scorer, score_files
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT / "corpora"
+PURCHASE = CORPORA / "contract_示范设备采购合同.txt"
+LEASE = CORPORA / "contract_示范房屋租赁合同.txt"
+PARTS = CORPORA / "contract_示范建设工程施工合同.txt"
+
+
+@pytest.fixture(scope="module")
+def purchase():
+    return domainchunk.chunk(PURCHASE, max_chars=1000)
+
+
+@pytest.fixture(scope="module")
+def lease():
+    return domainchunk.chunk(LEASE, max_chars=1000)
+
+
+def test_detects_contracts():
+    for path in (PURCHASE, LEASE, PARTS):
+        assert domainchunk.chunk(path).detection.doc_type == "contract", path.name
+
+
+def test_parties_and_title(purchase):
+    meta = purchase.document.metadata
+    assert meta["title"] == "示范设备采购合同"
+    assert meta["parties"] == [
+        {"role": "买方", "name": "示范智能制造有限公司", "alias": "甲方"},
+        {"role": "卖方", "name": "示例精工机械有限公司", "alias": "乙方"},
+    ]
+    assert all(c.metadata.get("parties") == meta["parties"] for c in purchase.chunks[1:])
+
+
+def test_decimal_clauses_definitions_amounts_and_cross_references(purchase):
+    clauses = {c.metadata.get("clause"): c for c in purchase.chunks if c.kind == "clause"}
+    assert list(clauses) == [f"{n}." for n in range(1, 11)]
+    first = clauses["1."]
+    assert first.path == ["1."] and first.metadata["clause_title"] == "定义与解释"
+    assert first.metadata["defined_terms"] == ["本合同", "合同设备", "验收合格日"]
+    assert first.metadata["cross_references"] == ["第5.2条"]
+    assert clauses["3."].metadata["amounts"] == ["人民币1,280,000元", "壹佰贰拾捌万元整"]
+    assert clauses["4."].metadata["dates"] == ["2024年6月30日"]
+    # 1. 2. 3. listed inside clause 2 are items, not clauses.
+    assert "1. 国家现行的强制性标准" in clauses["2."].text
+
+
+def test_signature_block_is_its_own_chunk(purchase, lease):
+    for result in (purchase, lease):
+        signature = [c for c in result.chunks if c.kind == "signature"]
+        assert len(signature) == 1
+        assert signature[0].text.startswith("甲方（盖章）")
+        assert "乙方" in signature[0].text
+
+
+def test_annex_numbering_restart_is_not_clauses(lease):
+    annexes = [c for c in lease.chunks if c.kind == "annex"]
+    assert [c.path for c in annexes] == [["附件一"], ["附件二"]]
+    assert "第一条 交付时房屋内设施" in annexes[0].text
+    assert "一、装修范围" in annexes[1].text
+    clauses = [c.metadata["clause"] for c in lease.chunks if c.kind == "clause"]
+    assert clauses == ["第一条", "第二条", "第三条", "第四条", "第五条", "第六条", "第七条", "第八条", "第九条", "第十条", "第十一条"]
+
+
+def test_chapters_full_width_subclauses_and_cross_reference(lease):
+    by_clause = {c.metadata.get("clause"): c for c in lease.chunks if c.kind == "clause"}
+    assert by_clause["第一条"].path == ["第一章 租赁物", "第一条"]
+    assert by_clause["第一条"].metadata["clause_title"] == "房屋基本情况"
+    assert by_clause["第三条"].path == ["第二章 租金和费用", "第三条"]
+    assert by_clause["第八条"].metadata["cross_references"] == ["第九条"]
+    small = domainchunk.chunk(LEASE, max_chars=60)
+    pieces = [c for c in small.chunks if c.path[-1:] == ["第一条"]]
+    assert len(pieces) == 2 and pieces[1].text.startswith("1．2") and pieces[1].rule == "contract.subclause"
+
+
+def test_contract_in_parts_restarts_numbering():
+    result = domainchunk.chunk(PARTS, max_chars=1000)
+    paths = [c.path for c in result.chunks if c.kind in ("clause", "signature")]
+    assert paths[0] == ["第一部分 合同协议书", "一、工程概况"]
+    assert ["签署"] in paths
+    assert ["第二部分 通用合同条款", "第2.01条"] in paths
+    assert ["第三部分 专用合同条款", "1-1"] in paths
+    assert paths[-1] == ["第三部分 专用合同条款", "2-2"]
+
+
+def test_own_corpora_match_their_gold(tmp_path):
+    if not (ROOT.parent / "shared" / "tools" / "score.py").is_file():
+        pytest.skip("../shared/tools/score.py is not present")
+    files = sorted(CORPORA.glob("contract_示范*.txt"))
+    out = tmp_path / "pred.jsonl"
+    subprocess.run([sys.executable, "-m", "domainchunk", "chunk", *map(str, files), "-o", str(out), "--max-chars", "1000"], check=True)
+    scorer = load_scorer()
+    chunks = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    for path in files:
+        gold = json.loads((CORPORA / f"{path.name}.gold.json").read_text(encoding="utf-8"))
+        row = scorer.score_doc(gold, [c for c in chunks if Path(c["source"]).name == path.name], 1000)
+        assert (row["found"], row["path_ok"], row["spurious"], row["oversize"]) == (row["units"], row["units"], 0, 0), path.name
+
+
+def test_shared_contracts_meet_targets(shared_corpus, tmp_path):
+    files = sorted((shared_corpus / "docs").glob("contract_*"))
+    table = score_files(files, tmp_path)["types"]["contract"]
+    assert table["type_acc"] == 1.0
+    assert table["recall"] >= 0.97
+    assert table["spurious"] <= 0.03
+    assert table["path_acc"] >= 0.97
+    assert table["oversize"] == 0

@@ -1,0 +1,116 @@
+"""Judgments end to end: sections by function, metadata (court, case number, citations),
+appendix, second instance, and the score on the real judgments in ../shared/corpus."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import domainchunk
+from conftest import load_scorer, score_files
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT / "corpora"
+APPEAL = CORPORA / "judgment_示范民事判决书_二审.txt"
+CRIMINAL = CORPORA / "judgment_示范刑事判决书_附录.txt"
+RULING = CORPORA / "judgment_示范行政裁定书.txt"
+
+
+@pytest.fixture(scope="module")
+def criminal():
+    return domainchunk.chunk(CRIMINAL, max_chars=1000)
+
+
+@pytest.fixture(scope="module")
+def appeal():
+    return domainchunk.chunk(APPEAL, max_chars=1000)
+
+
+def test_detects_judgments():
+    for path in (APPEAL, CRIMINAL, RULING):
+        assert domainchunk.chunk(path).detection.doc_type == "judgment", path.name
+
+
+def test_sections_in_order(criminal):
+    assert [c.path for c in criminal.chunks] == [
+        [], ["当事人"], ["审理经过"], ["诉讼请求"], ["答辩"], ["事实"], ["证据"], ["本院认为"], ["判决主文"], ["尾部"], ["附录"]
+    ]
+    holding = next(c for c in criminal.chunks if c.path == ["判决主文"])
+    assert holding.text.startswith("据此，依照《中华人民共和国刑法》")  # mid-paragraph sentence
+    assert holding.text.rstrip().endswith("予以没收。")
+
+
+def test_document_metadata(criminal, appeal):
+    meta = criminal.document.metadata
+    assert meta["court"] == "示范县人民法院"
+    assert meta["document_kind"] == "刑事判决书"
+    assert meta["case_number"] == "（2024）示0103刑初77号"
+    assert meta["procedure"] == "一审"
+    assert meta["cause"] == "诈骗罪"
+    assert appeal.document.metadata["procedure"] == "二审"
+    assert appeal.document.metadata["cause"] == "财产损害赔偿纠纷"
+    header = criminal.chunks[1].metadata
+    assert header["case_number"] == meta["case_number"] and header["section"] == "当事人"
+
+
+def test_citations_normalised_and_appendix_not_cited(criminal):
+    assert criminal.document.metadata["citations"] == [
+        {"law": "中华人民共和国刑法", "article": 266, "label": "第二百六十六条"},
+        {"law": "中华人民共和国刑法", "article": 67, "label": "第六十七条", "paragraph": 3},
+        {"law": "中华人民共和国刑法", "article": 52, "label": "第五十二条"},
+    ]
+    appendix = criminal.chunks[-1]
+    assert appendix.path == ["附录"] and "citations" not in appendix.metadata
+    # Quoted statute articles in the appendix are not the judgment's structure.
+    assert not any(c.text.startswith("第二百六十六条") for c in criminal.chunks)
+
+
+def test_interpretation_citation_with_paragraph_and_item():
+    meta = domainchunk.chunk(RULING).document.metadata
+    assert meta["citations"] == [{
+        "law": "最高人民法院关于适用〈中华人民共和国行政诉讼法〉的解释",
+        "article": 69, "label": "第六十九条", "paragraph": 1, "item": 10,
+    }]
+    assert meta["procedure"] == "一审" and meta["document_kind"] == "行政裁定书"
+
+
+def test_second_instance_sections_repeat(appeal):
+    paths = [c.path[0] for c in appeal.chunks if c.path]
+    assert paths.count("诉讼请求") == 2  # 上诉请求, then the claim made at first instance
+    assert "一审法院认为" in next(c.text for c in appeal.chunks if c.path == ["事实"])
+    assert paths[-2:] == ["判决主文", "尾部"]
+
+
+def test_holding_and_claims_split_only_between_items():
+    result = domainchunk.chunk(CRIMINAL, max_chars=120)
+    holding = [c for c in result.chunks if c.path == ["判决主文"]]
+    assert len(holding) > 1
+    assert all(c.rule in ("judgment.holding", "judgment.item", "judgment.paragraph") for c in holding)
+    assert holding[1].text.startswith(("一、", "二、", "（刑期"))
+
+
+def test_own_corpora_match_their_gold(tmp_path):
+    if not (ROOT.parent / "shared" / "tools" / "score.py").is_file():
+        pytest.skip("../shared/tools/score.py is not present")
+    files = sorted(CORPORA.glob("judgment_示范*.txt"))
+    out = tmp_path / "pred.jsonl"
+    subprocess.run([sys.executable, "-m", "domainchunk", "chunk", *map(str, files), "-o", str(out), "--max-chars", "1000"], check=True)
+    scorer = load_scorer()
+    chunks = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    for path in files:
+        gold = json.loads((CORPORA / f"{path.name}.gold.json").read_text(encoding="utf-8"))
+        row = scorer.score_doc(gold, [c for c in chunks if Path(c["source"]).name == path.name], 1000)
+        assert (row["found"], row["path_ok"], row["spurious"], row["oversize"]) == (row["units"], row["units"], 0, 0), path.name
+
+
+def test_shared_judgments_meet_targets(shared_corpus, tmp_path):
+    files = sorted((shared_corpus / "docs").glob("judgment_*"))
+    table = score_files(files, tmp_path)["types"]["judgment"]
+    assert table["type_acc"] == 1.0
+    assert table["recall"] >= 0.97
+    assert table["spurious"] <= 0.03
+    assert table["path_acc"] >= 0.97
+    assert table["oversize"] == 0
