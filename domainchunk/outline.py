@@ -131,7 +131,11 @@ def _compile_line(pattern: str, anchor: str = "line") -> regex.Pattern:
 
 
 def _collapse(s: str) -> str:
-    return _WS.sub(" ", s).strip()
+    """One space between words; a letter-spaced heading (主  诉, 附　则) is written solid."""
+    words = s.split()
+    if len(words) > 1 and all(len(w) == 1 for w in words):
+        return "".join(words)
+    return " ".join(words)
 
 
 def _label(level: Level, m: regex.Match, line: str) -> str:

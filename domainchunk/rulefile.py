@@ -258,9 +258,14 @@ def _squash(text: str) -> str:
 
 
 def _alternation(vocab: dict[str, list[str]]) -> str:
-    """A non-capturing group of every term and alias, longest first so 诊断依据 wins over 诊断."""
+    """A non-capturing group of every term and alias, longest first so 诊断依据 wins over 诊断.
+
+    Spaces may stand between a term's characters: forms print headings letter-spaced
+    (主  诉, 体 格 检 查) to line them up.
+    """
     words = {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
-    return "(?:" + "|".join(regex.escape(w) for w in sorted(words, key=lambda w: (-len(w), w))) + ")"
+    spaced = ("[ \t\u3000]*".join(regex.escape(ch) for ch in w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return "(?:" + "|".join(spaced) + ")"
 
 
 def _format_error(exc: ValidationError, data: dict) -> str:

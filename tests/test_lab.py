@@ -83,3 +83,12 @@ def test_panel_split_keeps_rows_whole_and_repeats_header(rows, max_chars):
         assert c.context_text.startswith("血常规\n") and HEADER in c.context_text
         seen += [(i["name"], i["result"]) for i in c.metadata.get("items", [])]
     assert seen == [(name, value) for name, value, _ in rows], "every result stays with its item"
+
+
+def test_misaligned_row_is_read_word_by_word():
+    from domainchunk.chunkers.lab import header_columns, parse_row, split_cells
+
+    columns = header_columns("序号  项目名称            结果     单位      参考范围")
+    row = "2     天门冬氨酸氨基转移酶 45 ↑    U/L       15-40"
+    item = parse_row(split_cells(row), columns)
+    assert item == {"name": "天门冬氨酸氨基转移酶", "result": "45", "unit": "U/L", "ref": "15-40", "flag": "high"}

@@ -120,6 +120,9 @@ def parse_row(cells: list[str], columns: list[str] | None = None) -> dict[str, A
             flag = normalise_flag(result)
         return _item(name, _ARROWS.sub("", result), by.get("unit"), by.get("ref"), flag) if name else None
     tokens = [c for c in cells if c.strip()]
+    if columns and len(tokens) < len(columns):
+        # A misaligned row (a long name one space from its result): read it word by word.
+        tokens = [t for c in tokens for t in c.split()]
     if len(tokens) > 2 and tokens[0].isdigit():
         tokens = tokens[1:]  # 序号
     at = next((i for i in range(1, len(tokens)) if _is_result(tokens[i])), None)
