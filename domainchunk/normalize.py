@@ -7,6 +7,7 @@ text users quote, and NFKC would turn it into ASCII.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -42,14 +43,19 @@ def _table() -> dict[int, str]:
 
 
 _INVISIBLE = regex.compile("[\ufeff\u200b\u200c\u200d\u2060\x00]+")
-# One pass finds whether there is anything to repair: str.translate walks every
-# character through a dict, which costs more than the whole chunking of a clean text.
-_LOOKALIKE = regex.compile("[\u00a0\u2000-\u202f\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\uff10-\uff5a]")
+
+
+@lru_cache(maxsize=1)
+def _lookalike() -> re.Pattern:
+    # One pass finds whether there is anything to repair: str.translate walks every
+    # character through a dict, which costs more than chunking a clean text. The
+    # standard re module scans a large character class ~70x faster than regex.
+    return re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_table())) + "]")
 
 
 def normalize_chars(text: str) -> str:
     """Repair lookalike characters one for one (offsets unchanged)."""
-    return text.translate(_table()) if _LOOKALIKE.search(text) else text
+    return text.translate(_table()) if _lookalike().search(text) else text
 
 
 def normalize_text(text: str) -> str:

@@ -1,6 +1,8 @@
 """Chinese and Arabic numerals as they appear in legal numbering (第一百零九条, 第２条, 十一、)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 _DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
            "六": 6, "七": 7, "八": 8, "九": 9, "壹": 1, "贰": 2, "叁": 3, "肆": 4, "伍": 5,
            "陆": 6, "柒": 7, "捌": 8, "玖": 9}
@@ -10,6 +12,7 @@ CHINESE_NUMERAL = "零〇○一二两三四五六七八九十百千万壹贰叁�
 """Character class body for patterns: ``[{CHINESE_NUMERAL}]+``."""
 
 
+@lru_cache(maxsize=4096)
 def parse_number(token: str) -> int | None:
     """``一百零九`` → 109, ``十一`` → 11, ``２３`` → 23, ``一〇三`` → 103; ``None`` if not a number."""
     token = token.strip()

@@ -341,6 +341,24 @@ def _region(bounds: list[int], pos: int) -> int:
     return bounds[k - 1] if k else 0
 
 
+def _sequenced(levels: list[Level]) -> bool:
+    """Some level's acceptance depends on the boundaries before it (after, before, follows)."""
+    return any(lv.after or lv.before or lv.follows for lv in levels)
+
+
+def _claimable(text: str, lost: list[Heading], levels: list[Level], skip: set[tuple[str, int]],
+               regions: dict[str, list[int]]) -> bool:
+    """Another level that still applies matches one of the lines a blocked level gives up."""
+    for h in lost:
+        _, end = _line_bounds(text, h.start)
+        for level in levels:
+            if level is h.level or (level.id, _region(regions.get(level.id, []), h.start)) in skip:
+                continue
+            if _line_regex(level).match(text, h.start, end, timeout=PATTERN_TIMEOUT):
+                return True
+    return False
+
+
 def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
     levels = _document_levels(rules)
     if not levels:
@@ -370,8 +388,9 @@ def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
         }
         new = blocked - skip
         skip |= blocked
+        lost = [h for lv, region in new for h in by_level[lv] if _region(regions.get(lv, []), h.start) == region]
         # Another pass only when a level now blocked had claimed lines that others may take.
-        if not any(h for lv, region in new for h in by_level[lv] if _region(regions.get(lv, []), h.start) == region):
+        if not lost or (not _sequenced(levels) and not _claimable(doc.text, lost, levels, skip, regions)):
             break
     for level in levels:
         bounds = regions.get(level.id, [])
