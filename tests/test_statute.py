@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 import domainchunk
-from conftest import score_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "corpora" / "statute_示范社区管理条例.md"
@@ -83,14 +82,3 @@ def test_law_without_articles_uses_top_items():
 def test_jsonl_record_schema(sample):
     rec = sample.chunks[1].to_record()
     assert {"source", "index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "metadata"} <= rec.keys()
-
-
-def test_shared_statutes_score(shared_corpus, tmp_path):
-    files = sorted(p for p in (shared_corpus / "docs").glob("statute_*") if p.suffix in {".md", ".txt"})
-    assert files
-    table = score_files(files, tmp_path)["types"]["statute"]
-    assert table["type_acc"] == 1.0
-    assert table["recall"] >= 0.99
-    assert table["spurious"] <= 0.01
-    assert table["path_acc"] >= 0.99
-    assert table["oversize"] == 0

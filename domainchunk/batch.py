@@ -1,0 +1,741 @@
+"""Batch conversion: many inputs → JSONL (or JSON, text, Parquet) in worker processes.
+
+The engine behind ``domainchunk chunk``, kept apart from argument parsing so
+that Python code (and the Ray integration) can drive it:
+
+* :func:`collect_inputs` expands files, folders (recursive, ``--glob``) and
+  ``@list`` files into :class:`Input` s, each with the path that ``-o DIR``
+  mirrors.
+* :func:`convert_bytes` / :func:`convert_file` turn one document into its
+  rendered output or one error record; nothing raises past them, so one bad
+  file never stops a batch.
+* :func:`run_ordered` runs a function over tasks in worker processes and yields
+  results in input order, with a bounded reorder window (memory stays flat), a
+  per-task time limit (the worker is killed and replaced) and crash isolation.
+* :func:`run_batch` ties them together with sinks that write atomically (temp
+  file + rename) and a manifest that lets ``--resume`` skip unchanged inputs.
+"""
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+
+from .errors import DomainChunkError, UsageError
+
+FORMATS = ("jsonl", "json", "text", "parquet")
+SUFFIX = {"jsonl": ".jsonl", "json": ".json", "text": ".txt", "parquet": ".parquet"}
+MANIFEST_NAME = "manifest.jsonl"
+ERRORS_NAME = "errors.jsonl"
+TIMEOUT_GRACE = 0.5  # seconds past --timeout before a worker is killed (process start, IPC)
+
+
+# ---------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class Options:
+    """What a document is converted with; travels to the workers (and Ray tasks)."""
+
+    doc_type: str = "auto"
+    max_chars: int | None = None
+    rules_dir: str | None = None
+    mask_phi: bool = False
+    fmt: str = "jsonl"
+
+    def key(self, rules_version: str) -> dict[str, Any]:
+        """What the manifest compares: any change means the output must be redone."""
+        from . import __version__
+
+        return {"rules": rules_version, "doc_type": self.doc_type, "max_chars": self.max_chars,
+                "mask_phi": self.mask_phi, "format": self.fmt, "domainchunk": __version__}
+
+
+def check_options(options: Options) -> str:
+    """Raise UsageError for what no document can satisfy; return the rules version in force."""
+    from .rulefile import load_rules, rules_version
+
+    if options.fmt not in FORMATS:
+        raise UsageError("--format", f"unknown format {options.fmt!r} (known: {', '.join(FORMATS)})")
+    if options.max_chars is not None and options.max_chars < 1:
+        raise UsageError("--max-chars", "max_chars must be at least 1")
+    registry = load_rules(options.rules_dir)  # RuleError names the bad rule file
+    if options.doc_type != "auto" and options.doc_type not in registry:
+        known = ", ".join(["auto", *sorted(registry)])
+        raise UsageError("--doc-type", f"unknown doc_type {options.doc_type!r} (known: {known})")
+    if options.fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError("--format", "parquet needs pyarrow: pip install 'domainchunk[parquet]'") from None
+    return rules_version(registry)
+
+
+# ---------------------------------------------------------------- inputs
+
+@dataclass(frozen=True)
+class Input:
+    path: Path  # as given or found (the record's `source`)
+    rel: Path  # relative to the common base of the arguments: what -o DIR mirrors
+
+    @property
+    def key(self) -> str:
+        return str(self.path.resolve())
+
+
+def expand_lists(args: Sequence[str]) -> list[str]:
+    """``@paths.txt`` stands for the paths listed in it, one a line (blank lines and ``#`` comments skipped)."""
+    out: list[str] = []
+    for arg in args:
+        if not arg.startswith("@"):
+            out.append(arg)
+            continue
+        try:
+            lines = Path(arg[1:]).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(arg[1:], f"cannot read list file: {getattr(exc, 'strerror', None) or exc}") from None
+        out += [s for s in (line.strip() for line in lines) if s and not s.startswith("#")]
+    return out
+
+
+def _matches(rel: str, globs: Sequence[str] | None) -> bool:
+    if not globs:  # what a reader exists for
+        from .readers import READERS
+
+        return rel.lower().endswith(tuple(READERS))
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in globs)
+
+
+def _walk(folder: Path, globs: Sequence[str] | None, skip: set[Path]) -> Iterator[Path]:
+    """Files under ``folder`` in sorted order, hidden entries and ``skip`` folders left out."""
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (here / d).resolve() not in skip)
+        for name in sorted(files):
+            path = here / name
+            if not name.startswith(".") and path.resolve() not in skip and _matches(path.relative_to(folder).as_posix(), globs):
+                yield path
+
+
+def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip: Iterable[Path] = ()) -> list[Input]:
+    """The inputs in argument order (folders sorted), each once; ``skip`` holds our own outputs."""
+    skip_set = {Path(p).resolve() for p in skip}
+    found: list[tuple[Path, Path]] = []  # (path, root it is mirrored from)
+    for arg in expand_lists(args):
+        path = Path(arg)
+        if path.is_dir():
+            found += [(p, path) for p in _walk(path, globs, skip_set)]
+        else:  # a missing file stays: its conversion reports "file not found"
+            found.append((path, path.parent))
+    seen: set[Path] = set()
+    unique = []
+    for path, root in found:
+        if path.resolve() not in seen:
+            seen.add(path.resolve())
+            unique.append((path, root))
+    if not unique:
+        return []
+    base = Path(os.path.commonpath([str(root.resolve()) for _, root in unique]))
+    return [Input(path, path.resolve().relative_to(base)) for path, _ in unique]
+
+
+# ---------------------------------------------------------------- one document
+
+# Parquet and Ray rows: the JSONL record's fields, metadata as JSON text (its keys vary by document).
+ROW_FIELDS = ("index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "source", "metadata")
+
+
+def arrow_schema():
+    import pyarrow as pa
+
+    return pa.schema([("index", pa.int64()), ("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
+                      ("path", pa.list_(pa.string())), ("kind", pa.string()), ("doc_type", pa.string()),
+                      ("pages", pa.list_(pa.int64())), ("rule", pa.string()), ("source", pa.string()),
+                      ("metadata", pa.string())])
+
+
+def to_row(record: dict[str, Any]) -> dict[str, Any]:
+    return {**record, "metadata": json.dumps(record["metadata"], ensure_ascii=False, sort_keys=True)}
+
+
+def render(result, fmt: str) -> str | list[dict[str, Any]]:
+    """A chunked document as the text written for ``fmt``, or Parquet rows."""
+    records = result.records()
+    if fmt == "jsonl":
+        return "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in records)
+    if fmt == "text":
+        return "".join(f"--- {c.source} #{c.index} [{c.kind} {c.rule}] {' > '.join(c.path)}\n{c.text}\n"
+                       for c in result.chunks)
+    if fmt == "json":
+        payload = {"source": result.document.source, "detection": result.detection.model_dump(mode="json"),
+                   "chunks": records}
+        return json.dumps(payload, ensure_ascii=False, indent=1) + "\n"
+    return [to_row(rec) for rec in records]
+
+
+def error_record(source: str, exc: BaseException, stage: str) -> dict[str, str]:
+    """One line for errors.jsonl: file, stage, error kind (class name) and message."""
+    if isinstance(exc, DomainChunkError):
+        stage, message = exc.stage, exc.cause
+    else:
+        message = str(exc) or repr(exc)
+    return {"file": source, "stage": stage, "kind": type(exc).__name__, "message": " ".join(message.split())}
+
+
+def error_line(record: dict[str, str]) -> str:
+    """An error record as one line: file and cause, and the kind where the cause alone is not ours."""
+    ours = {DomainChunkError.__name__, *(c.__name__ for c in DomainChunkError.__subclasses__())}
+    kind = "" if record["kind"] in ours else f"{record['kind']}: "
+    return f"{record['file']}: {kind}{record['message']}"
+
+
+@dataclass
+class Converted:
+    """One document's outcome: its output (``payload``) or its ``error`` record, never both."""
+
+    source: str
+    sha256: str | None = None
+    payload: str | list[dict[str, Any]] | None = None
+    chunks: int = 0
+    doc_type: str | None = None
+    error: dict[str, str] | None = None
+    seconds: float = 0.0
+
+
+def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
+    """Read, detect, chunk and render one document; every failure becomes ``error``."""
+    from .pipeline import chunk_document
+    from .readers import read_document
+
+    started = time.perf_counter()
+    out = Converted(source, sha256=hashlib.sha256(data).hexdigest())
+    stage = "read"
+    try:
+        doc = read_document(source, data=data)
+        stage = "chunk"
+        result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, mask_phi=options.mask_phi)
+        stage = "render"
+        out.payload, out.chunks, out.doc_type = render(result, options.fmt), len(result.chunks), result.detection.doc_type
+    except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record
+        out.error = error_record(source, exc, stage)
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def convert_file(path: str, options: Options) -> Converted:
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        from .readers import read_document
+
+        try:  # the reader words the cause ("file not found", "is a directory")
+            read_document(path)
+        except Exception as named:  # noqa: BLE001
+            exc = named
+        return Converted(path, error=error_record(path, exc, "read"))
+    return convert_bytes(data, path, options)
+
+
+# ---------------------------------------------------------------- worker processes
+
+@dataclass
+class WorkerFailure:
+    """A task whose worker was killed (time limit) or died (crash): no result came back."""
+
+    kind: str
+    message: str
+
+
+def _serve(conn: Connection, work: Callable[[Any], Any]) -> None:
+    """Worker loop: a task in, its result out, until told to stop (``None``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops us
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        conn.send(work(task))
+
+
+@dataclass
+class _Slot:
+    proc: Any
+    conn: Connection
+    index: int | None = None
+    deadline: float = float("inf")
+
+
+def _context():
+    # forkserver: workers start from a clean process (safe when the caller runs threads, as Ray
+    # or a web server do) that has imported domainchunk once, so a replaced worker starts fast.
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["domainchunk.batch", "domainchunk.pipeline"])
+        return ctx
+    return mp.get_context("spawn")
+
+
+def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
+                timeout: float | None = None, window: int | None = None) -> Iterator[Any]:
+    """``work(task)`` for each task in ``jobs`` worker processes; results in task order.
+
+    At most ``window`` results wait for an earlier slow one, so memory is bounded
+    whatever the batch size. A task over ``timeout`` seconds has its worker killed
+    and replaced; a worker that dies takes only its task with it. Either yields a
+    :class:`WorkerFailure` in that task's place.
+    """
+    ctx = _context()
+    window = window or 4 * jobs
+    slots: list[_Slot] = []
+
+    def start() -> _Slot:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child, work), daemon=True)
+        proc.start()
+        child.close()
+        return _Slot(proc, parent)
+
+    def stop(slot: _Slot, kill: bool) -> None:
+        if kill:
+            slot.proc.kill()
+        else:
+            try:
+                slot.conn.send(None)
+            except OSError:
+                pass
+        slot.proc.join(5)
+        if slot.proc.is_alive():
+            slot.proc.kill()
+            slot.proc.join()
+        slot.conn.close()
+
+    done: dict[int, Any] = {}
+    next_task = next_out = 0
+
+    def dispatch() -> None:
+        nonlocal next_task
+        for slot in slots:
+            if slot.index is None and next_task < min(len(tasks), next_out + window):
+                slot.index = next_task
+                slot.deadline = time.monotonic() + timeout + TIMEOUT_GRACE if timeout else float("inf")
+                next_task += 1
+                try:
+                    slot.conn.send(tasks[slot.index])
+                except OSError:  # it died while idle: the wait below reports the crash
+                    pass
+
+    try:
+        slots = [start() for _ in range(min(jobs, len(tasks)))]
+        while next_out < len(tasks):
+            dispatch()
+            busy = [s for s in slots if s.index is not None]
+            nearest = min(s.deadline for s in busy)
+            ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy],
+                         None if nearest == float("inf") else max(0.0, nearest - time.monotonic()))
+            for i, slot in enumerate(slots):
+                if slot.index is None:
+                    continue
+                result = None
+                if slot.conn in ready or slot.proc.sentinel in ready:
+                    try:
+                        result = slot.conn.recv() if slot.conn.poll() else None
+                    except (EOFError, OSError):
+                        result = None
+                    if result is None:
+                        result = WorkerFailure("WorkerCrashed", f"worker process died (exit code {slot.proc.exitcode})")
+                elif time.monotonic() >= slot.deadline:
+                    result = WorkerFailure("Timeout", f"took longer than {timeout:g} s (--timeout)")
+                if result is None:
+                    continue
+                done[slot.index] = result
+                slot.index = None
+                if isinstance(result, WorkerFailure):
+                    stop(slot, kill=True)
+                    slots[i] = start()
+            dispatch()  # before handing results over, so workers run while the caller writes
+            while next_out in done:
+                yield done.pop(next_out)
+                next_out += 1
+    finally:
+        for slot in slots:
+            stop(slot, kill=slot.index is not None)
+
+
+# ---------------------------------------------------------------- writing
+
+@lru_cache(maxsize=1)
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class AtomicFile:
+    """A file written under a temporary name and renamed into place on commit.
+
+    A killed run leaves only a hidden ``.NAME.*.tmp`` file, never a truncated
+    file under the real name.
+    """
+
+    def __init__(self, path: Path, binary: bool = False):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        self.tmp = Path(tmp)
+        os.chmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get the usual permissions
+        self.file: IO = os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"}))
+
+    def commit(self) -> None:
+        # No fsync: the rename is what a killed run cannot tear; after a power loss, the size
+        # that the manifest records shows a file the disk did not keep, and --resume redoes it.
+        self.file.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        self.file.close()
+        self.tmp.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    f = AtomicFile(path)
+    try:
+        f.file.write(text)
+    except BaseException:
+        f.abort()
+        raise
+    f.commit()
+
+
+def _stat(path: Path) -> dict[str, int]:
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def file_sha256(path: Path) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class Sink:
+    """Where converted documents go. ``write`` and ``reuse`` say where the output is, for the manifest."""
+
+    resumable = True
+
+    def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def reuse(self, inp: Input, entry: dict[str, Any]) -> dict[str, Any]:
+        """Carry an up-to-date output of an earlier run into this one."""
+        return entry
+
+    def drop(self, inp: Input) -> None:
+        """The input failed: leave no stale output of an earlier run that looks current."""
+
+    def intact(self, entry: dict[str, Any]) -> bool:
+        output = Path(entry["output"])
+        return output.is_file() and _stat(output) == {k: entry.get(k) for k in ("size", "mtime_ns")}
+
+    def close(self, ok: bool) -> dict[str, int]:
+        """Finish (commit or abort); return the stats of a shared output file, known only now."""
+        return {}
+
+
+class StreamSink(Sink):
+    resumable = False
+
+    def __init__(self, stream: IO[str]):
+        self.stream = stream
+
+    def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
+        self.stream.write(conv.payload)  # type: ignore[arg-type]
+        self.stream.flush()
+        return {}
+
+
+class FileSink(Sink):
+    """All documents in one file; an unchanged document's bytes are copied from the last run's file."""
+
+    def __init__(self, path: Path, fmt: str):
+        self.path, self.fmt = path, fmt
+        self.out = AtomicFile(path, binary=True)
+        self.writer = None  # pyarrow ParquetWriter, opened on first use
+        self.row_groups = 0
+
+    def _append_bytes(self, data: bytes) -> dict[str, Any]:
+        offset = self.out.file.tell()
+        self.out.file.write(data)
+        return {"offset": offset, "length": len(data)}
+
+    def _append_rows(self, table) -> dict[str, Any]:
+        import pyarrow.parquet as pq
+
+        if table.num_rows == 0:
+            return {"row_group": None}
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.out.file, table.schema)
+        self.writer.write_table(table, row_group_size=max(table.num_rows, 1))
+        self.row_groups += 1
+        return {"row_group": self.row_groups - 1}
+
+    def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
+        if self.fmt == "parquet":
+            import pyarrow as pa
+
+            place = self._append_rows(pa.Table.from_pylist(conv.payload, schema=arrow_schema()))
+        else:
+            place = self._append_bytes(conv.payload.encode("utf-8"))  # type: ignore[union-attr]
+        return {"output": str(self.path.resolve()), **place}
+
+    def reuse(self, inp: Input, entry: dict[str, Any]) -> dict[str, Any]:
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            group = entry.get("row_group")
+            place = {"row_group": None} if group is None else self._append_rows(
+                pq.ParquetFile(self.path).read_row_group(group))
+        else:
+            with open(self.path, "rb") as f:
+                f.seek(entry["offset"])
+                place = self._append_bytes(f.read(entry["length"]))
+        return {**entry, "output": str(self.path.resolve()), **place}
+
+    def close(self, ok: bool) -> dict[str, int]:
+        if not ok:
+            if self.writer is not None:
+                self.writer.close()
+            self.out.abort()
+            return {}
+        if self.fmt == "parquet":
+            if self.writer is None:  # no rows at all: still a valid, empty Parquet file
+                import pyarrow.parquet as pq
+
+                self.writer = pq.ParquetWriter(self.out.file, arrow_schema())
+            self.writer.close()
+        self.out.commit()
+        return _stat(self.path)
+
+
+class DirSink(Sink):
+    """One output file per input, mirroring the input tree under ``root``."""
+
+    def __init__(self, root: Path, fmt: str):
+        self.root, self.fmt = root, fmt
+
+    def target(self, inp: Input) -> Path:
+        return self.root / inp.rel.parent / (inp.rel.name + SUFFIX[self.fmt])
+
+    def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
+        path = self.target(inp)
+        if self.fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            out = AtomicFile(path, binary=True)
+            try:
+                pq.write_table(pa.Table.from_pylist(conv.payload, schema=arrow_schema()), out.file)
+            except BaseException:
+                out.abort()
+                raise
+            out.commit()
+        else:
+            write_atomic(path, conv.payload)  # type: ignore[arg-type]
+        return {"output": str(path.resolve()), **_stat(path)}
+
+    def drop(self, inp: Input) -> None:
+        self.target(inp).unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------- the manifest
+
+def read_manifest(path: Path) -> dict[str, dict[str, Any]]:
+    """Entries by input (the last line for an input wins; ``output: null`` withdraws one)."""
+    entries: dict[str, dict[str, Any]] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    entry = json.loads(line)
+                except ValueError:  # a line cut short by a kill: that input is simply redone
+                    continue
+                if entry.get("output"):
+                    entries[entry["input"]] = entry
+                else:
+                    entries.pop(entry.get("input"), None)
+    except FileNotFoundError:
+        pass
+    return entries
+
+
+# ---------------------------------------------------------------- the batch
+
+@dataclass
+class FileEvent:
+    """What happened to one input, reported in output order."""
+
+    input: Input
+    status: str  # "done" | "skipped" | "failed"
+    chunks: int = 0
+    seconds: float = 0.0
+    error: dict[str, str] | None = None
+
+
+@dataclass
+class Summary:
+    total: int = 0
+    done: int = 0
+    skipped: int = 0
+    failed: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    errors_file: Path | None = None
+
+
+@dataclass
+class Batch:
+    inputs: list[Input]
+    options: Options = field(default_factory=Options)
+    output: Path | None = None  # None: standard output; an existing folder or a path ending in / : one file per input
+    to_dir: bool = False
+    jobs: int = 1
+    timeout: float | None = None
+    resume: bool = False
+
+
+def output_layout(output: str | None) -> tuple[Path | None, bool]:
+    """The output path and whether it is a folder (exists as one, or is written with a trailing slash)."""
+    if output is None:
+        return None, False
+    path = Path(output)
+    return path, output.endswith(("/", os.sep)) or path.is_dir()
+
+
+def side_files(output: Path | None, to_dir: bool) -> tuple[Path | None, Path | None]:
+    """The manifest and errors.jsonl of an output: in the output folder, or beside the output file."""
+    if output is None:
+        return None, None
+    if to_dir:
+        return output / MANIFEST_NAME, output / ERRORS_NAME
+    return output.with_name(output.name + ".manifest.jsonl"), output.with_name(ERRORS_NAME)
+
+
+def _failure_record(inp: Input, failure: WorkerFailure) -> Converted:
+    return Converted(str(inp.path), error={"file": str(inp.path), "stage": "worker", "kind": failure.kind,
+                                           "message": failure.message})
+
+
+def _convert(task: tuple[str, Options]) -> Converted:
+    path, options = task
+    return convert_file(path, options)
+
+
+def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,
+              stream: IO[str] | None = None) -> Summary:
+    """Convert ``batch.inputs``; never raises for a document's failure (see :class:`FileEvent`).
+
+    Raises :class:`UsageError` (or :class:`RuleError`) for what no document can satisfy.
+    """
+    started = time.perf_counter()
+    version = check_options(batch.options)
+    key = batch.options.key(version)
+    if batch.output is None:
+        if batch.resume:
+            raise UsageError("--resume", "needs -o (a file or folder to resume into)")
+        if batch.options.fmt == "parquet":
+            raise UsageError("--format", "parquet needs -o (a file or folder)")
+        sink: Sink = StreamSink(stream or sys.stdout)
+    elif batch.to_dir:
+        sink = DirSink(batch.output, batch.options.fmt)
+    else:
+        sink = FileSink(batch.output, batch.options.fmt)
+    manifest_path, errors_path = side_files(batch.output, batch.to_dir)
+    previous = read_manifest(manifest_path) if batch.resume and manifest_path else {}
+
+    def up_to_date(inp: Input) -> dict[str, Any] | None:
+        entry = previous.get(inp.key)
+        if entry and entry.get("key") == key and sink.intact(entry) and entry.get("sha256") == file_sha256(inp.path):
+            return entry
+        return None
+
+    reuse = [up_to_date(inp) for inp in batch.inputs]
+    todo = [i for i, entry in enumerate(reuse) if entry is None]
+    tasks = [(str(batch.inputs[i].path), batch.options) for i in todo]
+    if batch.jobs <= 1 and batch.timeout is None:  # in this process: no worker to start
+        results: Iterator[Any] = map(_convert, tasks)
+    else:
+        results = run_ordered(_convert, tasks, max(1, batch.jobs), batch.timeout)
+
+    summary = Summary(total=len(batch.inputs))
+    log = None
+    if batch.to_dir and manifest_path:  # appended as files complete, so a killed run resumes from there
+        manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(manifest_path, "a", encoding="utf-8")
+    errors: AtomicFile | None = None
+    entries: list[dict[str, Any]] = []  # this run's manifest (one small dict per input)
+    ok = False
+    try:
+        for inp, entry in zip(batch.inputs, reuse):
+            if entry is not None:
+                new_entry = sink.reuse(inp, entry)
+                event = FileEvent(inp, "skipped", chunks=entry.get("chunks", 0))
+            else:
+                conv = next(results)
+                if isinstance(conv, WorkerFailure):
+                    conv = _failure_record(inp, conv)
+                if conv.error is None:
+                    new_entry = {"input": inp.key, "sha256": conv.sha256, "key": key, "chunks": conv.chunks,
+                                 **sink.write(inp, conv)}
+                    event = FileEvent(inp, "done", chunks=conv.chunks, seconds=conv.seconds)
+                else:
+                    sink.drop(inp)
+                    new_entry = {"input": inp.key, "output": None}
+                    event = FileEvent(inp, "failed", seconds=conv.seconds, error=conv.error)
+                    if errors is None and errors_path is not None:
+                        errors = AtomicFile(errors_path)
+                    if errors is not None:
+                        errors.file.write(json.dumps(conv.error, ensure_ascii=False) + "\n")
+            entries.append(new_entry)
+            if log is not None:
+                log.write(json.dumps(new_entry, ensure_ascii=False) + "\n")
+                log.flush()
+            setattr(summary, event.status, getattr(summary, event.status) + 1)
+            summary.chunks += event.chunks
+            on_event(event)
+        ok = True
+    finally:
+        close = getattr(results, "close", None)
+        if close:
+            close()  # stops the workers
+        stats = sink.close(ok)
+        if log is not None:
+            log.close()
+        if errors is not None:
+            errors.commit() if ok else errors.abort()
+    if ok and errors is None and errors_path is not None:
+        errors_path.unlink(missing_ok=True)  # a stale errors.jsonl would describe an earlier run
+    summary.errors_file = errors_path if summary.failed else None
+    if manifest_path and sink.resumable:
+        # A folder's manifest keeps earlier runs' entries (compacted); a file's describes this file only.
+        kept = read_manifest(manifest_path) if batch.to_dir else {
+            e["input"]: {**e, **stats} for e in entries if e["output"]}
+        write_atomic(manifest_path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in kept.values()))
+    summary.seconds = time.perf_counter() - started
+    return summary

@@ -1,0 +1,102 @@
+"""The command line: usage errors (exit 2, one line), progress output, light start-up."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domainchunk.batch import FileEvent, Input, Summary
+from domainchunk.cli import Progress, main
+
+LAW = "示范法\n\n第一条 为了示范，制定本法。\n\n第二条 本法自2020年1月1日起施行。\n"
+HEAVY = ("jieba", "pdfplumber", "docx")
+
+
+def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "domainchunk", *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture
+def law(tmp_path: Path) -> Path:
+    path = tmp_path / "law.txt"
+    path.write_text(LAW, encoding="utf-8")
+    return path
+
+
+def test_import_loads_no_heavy_library():
+    code = ("import domainchunk, sys; "
+            "assert 'jieba' not in sys.modules and 'pdfplumber' not in sys.modules and 'docx' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_help_loads_no_heavy_library():
+    code = ("import sys, contextlib, io\nfrom domainchunk.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    for argv in (['--help'], ['chunk', '--help']):\n"
+            "        try:\n            main(argv)\n        except SystemExit:\n            pass\n"
+            f"assert not [m for m in {HEAVY!r} if m in sys.modules], sys.modules.keys()")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_unknown_doc_type_is_a_usage_error_in_one_line(law: Path):
+    proc = cli("chunk", str(law), "--doc-type", "recipe")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "unknown doc_type 'recipe'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["--jobs", "0"], ["--timeout", "0"], ["--max-chars", "0"], ["--rules", "/nonexistent"]])
+def test_bad_options_are_usage_errors(law: Path, args: list[str], capsys):
+    assert main(["chunk", str(law), *args]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_no_inputs_and_missing_list_are_usage_errors(tmp_path: Path, capsys):
+    assert main(["chunk", str(tmp_path)]) == 2
+    assert "no input files" in capsys.readouterr().err
+    assert main(["chunk", f"@{tmp_path / 'missing.txt'}"]) == 2
+    assert "cannot read list file" in capsys.readouterr().err
+
+
+def test_missing_file_fails_the_batch_not_the_command(law: Path, tmp_path: Path, capsys):
+    code = main(["chunk", str(tmp_path / "gone.txt"), str(law), "-j", "1"])
+    out, err = capsys.readouterr()
+    assert code == 1 and err.strip() == f"domainchunk: {tmp_path / 'gone.txt'}: file not found"
+    sources = [json.loads(line)["source"] for line in out.splitlines()]
+    assert len(sources) >= 2 and set(sources) == {str(law)}
+
+
+def test_quiet_when_not_a_terminal_and_verbose_logs_each_file(law: Path, tmp_path: Path):
+    quiet = cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"))
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    loud = cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"), "-v")
+    assert loud.stderr.startswith("done    ") and str(law) in loud.stderr and " chunks " in loud.stderr
+
+
+def test_progress_line_and_summary():
+    stream = io.StringIO()
+    progress = Progress(2, stream, enabled=True)
+    progress.update(FileEvent(Input(Path("a.txt"), Path("a.txt")), "done", chunks=5))
+    progress.update(FileEvent(Input(Path("b.txt"), Path("b.txt")), "failed"))
+    line = stream.getvalue().split("\r")[-1]
+    assert "2/2 files" in line and "5 chunks" in line and "1 errors" in line and "files/s" in line and "ETA" in line
+    progress.finish(Summary(total=2, done=1, failed=1, chunks=5, seconds=0.5, errors_file=Path("errors.jsonl")))
+    summary = stream.getvalue().split("\r\x1b[K")[-1]
+    assert summary == "2 files: 1 converted, 1 failed (see errors.jsonl); 5 chunks in 0.5s (4.0 files/s)\n"
+
+
+def test_progress_is_silent_when_disabled():
+    stream = io.StringIO()
+    progress = Progress(1, stream, enabled=False)
+    progress.update(FileEvent(Input(Path("a.txt"), Path("a.txt")), "done", chunks=1))
+    progress.finish(Summary(total=1, done=1, chunks=1, seconds=0.1))
+    assert stream.getvalue() == ""
+
+
+def test_other_subcommands_still_work(law: Path):
+    assert cli("rules", "list").returncode in (0, 1)  # 1 only while a rule file being written is invalid
+    detect = cli("detect", str(law))
+    assert detect.stdout.startswith(f"{law}\t")
