@@ -6,6 +6,7 @@ the rest still run and the exit code says some failed.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -146,6 +147,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
+    if args.action == "schema":
+        from .rulefile import json_schema
+
+        print(json.dumps(json_schema(), ensure_ascii=False, indent=1))
+        return EXIT_OK
     if args.action == "list":
         for doc_type, r in sorted(registry.items()):
             print(f"{doc_type}\tv{r.version}\t{len(r.levels)} levels\t{len(r.examples)} examples\t{r.path}")
@@ -195,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--rules", default=None)
     d.set_defaults(func=cmd_detect)
     r = sub.add_parser("rules", help="list, check or test rule files")
-    r.add_argument("action", choices=["list", "check", "test"])
+    r.add_argument("action", choices=["list", "check", "test", "schema"],
+                   help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
     r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
     r.set_defaults(func=cmd_rules)
     return p

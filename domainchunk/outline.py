@@ -400,6 +400,22 @@ def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
     return heads
 
 
+def _lead_start(text: str, h: Heading, floor: int) -> int:
+    """Where ``h``'s section starts: its line, or earlier when the lines right above it
+    (no blank line between, none before ``floor``) match the level's ``lead`` pattern, as
+    a report's title and patient lines belong to the panel named below them."""
+    start = h.start
+    if not h.level.lead:
+        return start
+    lead = _compile_line(h.level.lead)
+    while start > floor:
+        ls, le = _line_bounds(text, start - 1)
+        if ls < floor or not text[ls:le].strip() or not lead.match(text, ls, le, timeout=PATTERN_TIMEOUT):
+            break
+        start = ls
+    return start
+
+
 def build_outline(doc: Document, rules: RuleFile) -> Outline:
     """Headings and sections of ``doc`` under ``rules``; sections cover every non-blank character."""
     text = doc.text
@@ -440,12 +456,13 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
             else:
                 sec.kind, sec.rule, sec.unit = h.level.kind, h.level.id, h
             continue
+        start = _lead_start(text, h, sections[-1].start + 1 if sections else 0)
         if sections:
-            sections[-1].end = h.start
+            sections[-1].end = start
         if h.level.role == "heading":
-            sections.append(Section(h.start, len(text), path, "section", h.level.id, None, [h]))
+            sections.append(Section(start, len(text), path, "section", h.level.id, None, [h]))
         else:
-            sections.append(Section(h.start, len(text), path, h.level.kind, h.level.id, h, []))
+            sections.append(Section(start, len(text), path, h.level.kind, h.level.id, h, []))
 
     first = sections[0].start if sections else len(text)
     if text[:first].strip():

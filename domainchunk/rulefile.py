@@ -99,6 +99,11 @@ class Level(_Strict):
     )
     merge_repeats: bool = Field(False, description="A boundary with the same label as the open one continues it.")
     max_line: int | None = Field(None, description="Reject lines longer than this (headings are short).")
+    lead: str | None = Field(
+        None,
+        description="Lines right above a boundary (no blank line between) that match this pattern belong "
+        "to its section: a report's title and patient lines above the panel they introduce.",
+    )
     scope: Literal["document", "unit"] = Field(
         "document",
         description="unit: matched only inside a unit that is over the limit (款, 项: cheap, and "
@@ -130,9 +135,11 @@ class Level(_Strict):
         description="Level ids: a line is accepted only as the first line after a boundary line of one of them.",
     )
 
-    @field_validator("pattern")
+    @field_validator("pattern", "lead")
     @classmethod
-    def _compiles(cls, value: str) -> str:
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
         try:
             compile_pattern(value)
         except regex.error as exc:
