@@ -283,7 +283,9 @@ def _context():
     # or a web server do) that has imported domainchunk once, so a replaced worker starts fast.
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["domainchunk.batch", "domainchunk.pipeline"])
+        ctx.set_forkserver_preload(
+            ["domainchunk.batch", "domainchunk.pipeline", "domainchunk.readers.pdf", "domainchunk.readers.docx"]
+        )
         return ctx
     return mp.get_context("spawn")
 

@@ -295,10 +295,14 @@ def _format_error(exc: ValidationError, data: dict) -> str:
     return f"{'rule ' + rule_id + ': ' if rule_id else ''}{msg} (at {where})"
 
 
+# libyaml's loader where PyYAML was built with it: ~10x faster, and every batch worker loads the rules.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_rule_file(path: str | Path) -> RuleFile:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleError(str(path), f"cannot read rule file: {exc}") from None
     except yaml.YAMLError as exc:
