@@ -30,6 +30,9 @@ from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
 
 LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}[ \t]+)?"
+# A pattern may look this far past the end of its line (a signature block's next lines). The
+# end position also bounds the regex module, which otherwise scans to the end of the text.
+LOOKAHEAD = 400
 _PREFIX = regex.compile(LINE_PREFIX)
 _WS = regex.compile(r"\s+")
 _SENTENCE_END = regex.compile(r"[。；;！？!?]")
@@ -317,7 +320,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[tuple[int, bool, int
                 continue
             if not _placed(level, accepted, seen, text, start):
                 continue
-            m = rx.match(text, start, end, timeout=PATTERN_TIMEOUT)  # endpos: regex scans to it
+            m = rx.match(text, start, min(len(text), end + LOOKAHEAD), timeout=PATTERN_TIMEOUT)
             if m is None:
                 continue
             content = m.start("_all")
