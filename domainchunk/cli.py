@@ -131,9 +131,8 @@ def cmd_detect(args: argparse.Namespace) -> int:
             continue
         d = detect(doc.text, registry)
         print(f"{path}\t{d.doc_type}\t{d.score:.1f}")
-        for r in d.reasons:
-            if r.doc_type == d.doc_type:
-                print(f"  +{r.weight * r.count:.1f} {r.signal} ×{r.count}: {r.why}")
+        for line in d.explain().splitlines()[1:]:
+            print(line)
     return EXIT_FAILED if failed else EXIT_OK
 
 

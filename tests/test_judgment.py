@@ -1,5 +1,7 @@
 """Judgments end to end: sections by function, metadata (court, case number, citations),
-appendix, second instance, and the score on the real judgments in ../shared/corpus."""
+appendix, second instance.
+
+Scores against gold files (ours and the shared real judgments) are in test_corpora.py."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Medical records: sections by vocabulary, records as outer path, metadata; shared-corpus score."""
+"""Medical records: sections by vocabulary, records as outer path, metadata (scores: test_corpora.py)."""
 from __future__ import annotations
 
 from pathlib import Path

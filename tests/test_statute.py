@@ -1,4 +1,4 @@
-"""Statutes end to end: structure, metadata, and the score on the real statutes in ../shared/corpus."""
+"""Statutes end to end: structure, metadata, splitting. Scores against gold files are in test_corpora.py."""
 from __future__ import annotations
 
 from pathlib import Path
