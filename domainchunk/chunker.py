@@ -87,7 +87,7 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
             if chunk_meta:
                 meta.update(chunk_meta(doc, outline, sec, a, b) or {})
             chunks.append(
-                Chunk.model_construct(  # fields computed here, already of the right types
+                Chunk(
                     index=len(chunks),
                     text=doc.text[a:b],
                     start=a,

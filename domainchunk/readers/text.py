@@ -68,14 +68,11 @@ def text_document(text: str, source: str, *, markdown: bool = False) -> Document
     for m in _PARAGRAPH.finditer(text):
         heading = _MD_HEADING.match(m.group()) if markdown else None
         blocks.append(
-            Block.model_construct(  # offsets from our own regex: nothing to validate
+            Block(
                 kind="heading" if heading else "paragraph",
                 start=m.start(),
                 end=m.end(),
                 level=len(heading.group(1)) if heading else None,
-                page=None,
-                rows=[],
-                style=None,
             )
         )
     return Document(source=source, text=text, blocks=blocks, metadata={"format": "markdown" if markdown else "text"})
