@@ -88,3 +88,40 @@ def test_holding_and_claims_split_only_between_items():
     assert len(holding) > 1
     assert all(c.rule in ("judgment.holding", "judgment.item", "judgment.paragraph") for c in holding)
     assert holding[1].text.startswith(("一、", "二、", "（刑期"))
+
+
+NEW_FORMS = {  # our invented documents of forms the shared corpus lacks: expected metadata
+    "judgment_示范民事裁定书_准许撤诉.txt": {"document_kind": "民事裁定书", "procedure": "一审", "cause": "装饰装修合同纠纷"},
+    "judgment_示范民事裁定书_管辖权异议.txt": {"document_kind": "民事裁定书", "cause": "买卖合同纠纷"},
+    "judgment_示范刑事附带民事判决书.txt": {"document_kind": "刑事附带民事判决书", "cause": "故意伤害罪"},
+    "judgment_示范刑事裁定书_二审.txt": {"document_kind": "刑事裁定书", "procedure": "二审", "cause": "盗窃罪"},
+    "judgment_示范行政判决书.txt": {"document_kind": "行政判决书", "cause": "治安行政处罚"},
+    "judgment_示范民事调解书.txt": {"document_kind": "民事调解书", "cause": "机动车交通事故责任纠纷"},
+    "judgment_示范民事判决书_再审.txt": {"procedure": "再审", "cause": "商品房销售合同纠纷"},
+    "judgment_示范民事判决书_缺席.txt": {"procedure": "一审", "cause": "民间借贷纠纷"},
+    "judgment_示范刑事判决书_合议庭.txt": {"case_number": "（2018）苏0599刑初412号", "cause": "诈骗罪"},
+    "judgment_示范执行裁定书_案外人异议.txt": {"document_kind": "执行裁定书", "procedure": "执行"},
+    "judgment_示范决定书_司法罚款.txt": {"document_kind": "决定书", "procedure": "司法制裁", "cause": "劳动争议"},
+    "judgment_示范民事判决书_证据交换.txt": {"court": "示范市示范区人民法院", "cause": "买卖合同纠纷"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_FORMS))
+def test_new_forms_detect_and_carry_metadata(name):
+    result = domainchunk.chunk(CORPORA / name, max_chars=1000)
+    assert result.detection.doc_type == "judgment"
+    meta = result.document.metadata
+    assert {k: meta.get(k) for k in NEW_FORMS[name]} == NEW_FORMS[name]
+
+
+def test_cause_cuts_off_parties_sharing_one_line():
+    """原告：甲。被告：乙。原告甲与被告乙…纠纷一案: the second party is a name too, not part of the cause."""
+    meta = domainchunk.chunk(CORPORA / "judgment_示范民事判决书_缺席.txt").document.metadata
+    assert meta["cause"] == "民间借贷纠纷"
+
+
+def test_citations_of_an_incidental_civil_judgment():
+    meta = domainchunk.chunk(CORPORA / "judgment_示范刑事附带民事判决书.txt").document.metadata
+    laws = {(c["law"], c["article"]) for c in meta["citations"]}
+    assert ("中华人民共和国民法典", 1179) in laws and ("中华人民共和国刑法", 234) in laws
+    assert ("最高人民法院关于适用〈中华人民共和国刑事诉讼法〉的解释", 192) in laws

@@ -27,8 +27,14 @@ _CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号
 _CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号$")
 # The type code of a case number names the procedure (最高人民法院《关于人民法院案件案号的若干规定》).
 _PROCEDURES = (("再", "再审"), ("申", "再审"), ("监", "再审"), ("抗", "再审"), ("终", "二审"),
-               ("初", "一审"), ("执", "执行"), ("特", "特别程序"), ("破", "破产"))
-_CAUSE = regex.compile(r"([^，。、；\s与和因诉]{2,30}?纠纷)一案|犯([^，。、；\s]{2,20}?罪)")
+               ("初", "一审"), ("执", "执行"), ("特", "特别程序"), ("破", "破产"), ("更", "减刑假释"),
+               ("惩", "司法制裁"))
+# A stated 案由 line wins; else the case named in the history (…纠纷一案, 劳动争议一案, 犯…罪,
+# an administrative case: 原告甲不服被告乙行政处罚一案).
+_CAUSE_LINE = regex.compile(r"^[ \t\u3000]*案[ \t\u3000]*由[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{2,30})", regex.MULTILINE)
+_CAUSE = regex.compile(
+    r"([^，。、；\s与和因诉]{2,30}?(?:纠纷|争议))一案|犯([^，。、；\s]{2,20}?罪)|不服([^，。、；\s]{2,60}?)一案"
+)
 _ROLES = ("原告", "被告", "被上诉人", "上诉人", "被申请人", "申请人", "第三人", "原审")
 _NOT_STATUTE = regex.compile(r"(?:合同|协议|协议书|合同书|判决书|裁定书|调解书|决定书|通知书|起诉书|意见书|申请书|报告|证明)$")
 _SPACES = regex.compile(r"[ \t\u3000]+")
@@ -46,17 +52,20 @@ def _party_names(doc: Document, outline: Outline) -> list[str]:
         regex.escape(w)
         for w in sorted({w for c, a in outline.rules.terms.get("party", {}).items() for w in (c, *(a or []))}, key=len, reverse=True)
     )
-    rx = regex.compile(rf"^[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
+    # a party line, or a party's sentence where several share one line (原告：甲，男。被告：乙，男。)
+    rx = regex.compile(rf"(?:^|(?<=[。；]))[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
     spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
     return [m.group(1) for a, b in spans for m in rx.finditer(doc.text, a, b)]
 
 
 def _cause(text: str, names: list[str]) -> str | None:
     """原告甲与被告乙买卖合同纠纷一案 → 买卖合同纠纷: what follows the last party named."""
+    if m := _CAUSE_LINE.search(text):
+        return m.group(1)
     m = _CAUSE.search(text)
     if m is None:
         return None
-    cause = m.group(1) or m.group(2)
+    cause = m.group(1) or m.group(2) or m.group(3)
     cut = max((cause.rfind(n) + len(n) for n in [*names, *_ROLES] if n and n in cause), default=0)
     return cause[cut:] or None
 
