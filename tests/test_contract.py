@@ -90,3 +90,33 @@ def test_contract_in_parts_restarts_numbering():
     assert ["第二部分 通用合同条款", "第2.01条"] in paths
     assert ["第三部分 专用合同条款", "1-1"] in paths
     assert paths[-1] == ["第三部分 专用合同条款", "2-2"]
+
+
+def test_every_contract_of_ours_detects_as_contract():
+    for path in sorted(CORPORA.glob("contract_*.txt")):
+        assert domainchunk.chunk(path).detection.doc_type == "contract", path.name
+
+
+def test_parties_named_after_filling_notes():
+    # The 填写说明 before the contract numbers its notes like clauses; the parties follow them.
+    result = domainchunk.chunk(CORPORA / "contract_示范加工承揽合同.txt", max_chars=1000)
+    assert [p["role"] for p in result.document.metadata["parties"]] == ["定作人", "承揽人"]
+    clauses = [c.path for c in result.chunks if c.kind == "clause"]
+    assert clauses[-10:] == [[f"{n}、{t}"] for n, t in zip(
+        "一二三四五六七八九十",
+        ["加工成果的名称、数量、价款", "加工成果的质量要求及技术标准", "定作人提供材料的情况", "承揽人提供材料的情况",
+         "交付的时间、地点及方式", "验收标准、方法和期限", "结算方式及期限", "违约责任", "争议解决方式", "其他约定事项"],
+    )]
+
+
+def test_box_tables_inside_clauses_and_annexes_are_not_signatures():
+    for name in ("contract_示范农副产品购销合同.txt", "contract_示范合伙协议.txt"):
+        result = domainchunk.chunk(CORPORA / name, max_chars=1000)
+        assert len([c for c in result.chunks if c.kind == "signature"]) == 1, name
+
+
+def test_numbered_clauses_keep_their_cn_sub_headings():
+    result = domainchunk.chunk(CORPORA / "contract_示范货物运输合同.txt", max_chars=1000)
+    clauses = [c for c in result.chunks if c.kind == "clause"]
+    assert [c.path for c in clauses] == [[f"{n}、"] for n in range(1, 12)]
+    assert "二、承运方的权利义务" in clauses[8].text

@@ -39,12 +39,13 @@ _ALIAS = regex.compile(r"(?:以下简称|下称|简称)[“\"]?([^”\"）)，,�
 
 @lru_cache(maxsize=8)
 def _party_pattern(words: tuple[str, ...]) -> regex.Pattern:
-    """A role (spaces allowed inside: 甲　　方), an optional （以下简称甲方）, a colon, then the name up to a gap."""
+    """A role (spaces allowed inside: 甲　　方; 合伙人甲 names one of several), an optional
+    （以下简称甲方）, a colon, then the name up to a gap."""
     alternation = "|".join(
         "[ \t\u3000]*".join(map(regex.escape, w)) for w in sorted(words, key=len, reverse=True)
     )
     return regex.compile(
-        rf"(?:^|(?<=\t|[ \u3000]{{2}}))[ \t\u3000]*(?P<role>{alternation})[ \t\u3000]*"
+        rf"(?:^|(?<=\t|[ \u3000]{{2}}))[ \t\u3000]*(?P<role>(?:{alternation})[甲乙丙丁戊己一二三四五六ABCDEF]?)[ \t\u3000]*"
         rf"(?:[（(](?P<paren>[^）)\n]{{1,16}})[）)])?[ \t\u3000]*[:：](?P<rest>[^\t\n]*?)(?=\t|[ \u3000]{{2}}|$)",
         regex.MULTILINE,
     )
@@ -55,10 +56,14 @@ def _party_words(outline: Outline) -> tuple[str, ...]:
     return tuple({w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))})
 
 
-def _header_end(outline: Outline) -> int:
-    """The lines before the first clause: where a contract names its title and parties."""
-    units = [s.start for s in outline.sections if s.unit is not None]
-    return units[0] if units else min(len(outline.text), 3000)
+def _header_ends(outline: Outline) -> list[int]:
+    """Where the lines that name a contract's title and parties may end: before the first
+    clause, or, when a 填写说明 numbered like clauses comes first, before the clause where
+    the numbering starts again (the contract's own first clause)."""
+    units = [s.unit for s in outline.sections if s.unit is not None]
+    if not units:
+        return [min(len(outline.text), 3000)]
+    return [units[0].start] + [u.start for u in units[1:] if u.num == (1, 0)][:1]
 
 
 def _lines(text: str) -> list[str]:
@@ -95,14 +100,16 @@ def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
 
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
-    header = doc.text[: _header_end(outline)]
+    ends = _header_ends(outline)
     meta: dict[str, Any] = {}
-    title = _title(_lines(header))
+    title = _title(_lines(doc.text[: ends[0]]))
     if title:
         meta["title"] = title
-    parties = _parties(header, outline)
-    if parties:
-        meta["parties"] = parties
+    for end in ends:
+        parties = _parties(doc.text[:end], outline)
+        if parties:
+            meta["parties"] = parties
+            break
     return meta
 
 
