@@ -5,7 +5,10 @@ PDF and DOCX readers must get right: running headers and footers, page
 numbers, a table of contents, soft-wrapped lines (with a cross-reference
 ``第十条规定的`` landing at a line start), a ruled table continued across a
 page break with its header row repeated, two columns, Word automatic numbering
-and merged table cells.
+and merged table cells; a WPS-style export with a 目录 page without page numbers, chapter
+headings centred in body size and ``- 3 -`` footers; articles numbered by a Word list bound to a
+paragraph style, with a Word table of contents. Wrapping follows 禁则: closing punctuation hangs
+past the margin instead of opening a line.
 
 Output is deterministic (fixed dates, no random ids), so re-running the script
 gives the same files. Run: ``python corpora/make_office_docs.py``.
@@ -106,13 +109,17 @@ def _canvas(buffer: io.BytesIO, **kwargs):
     return c
 
 
+NO_LINE_START = "。，、；：？！）”’》」』"
+
+
 def wrap(text: str, width: float, size: float, indent: float = 0.0) -> list[str]:
     """Break ``text`` into lines no wider than ``width`` (the first line indented), char by char."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     lines, current, limit = [], "", width - indent
     for char in text:
-        if current and stringWidth(current + char, FONT, size) > limit:
+        # 禁则: closing punctuation never opens a line, it hangs past the margin as WPS and Word print it
+        if current and char not in NO_LINE_START and stringWidth(current + char, FONT, size) > limit:
             lines.append(current)
             current, limit = "", width
         current += char
@@ -392,11 +399,11 @@ def _numbered(paragraph, num_id: int, ilvl: int) -> None:
     )
 
 
-def _install_numbering(document) -> None:
+def _install_numbering(document, xml: str = NUMBERING_XML) -> None:
     from docx.oxml import parse_xml
 
     root = document.part.numbering_part.element
-    definitions = parse_xml(NUMBERING_XML)
+    definitions = parse_xml(xml)
     # abstractNum elements must come before num elements in numbering.xml
     first_num = root.find("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}num")
     for element in list(definitions):
@@ -515,6 +522,180 @@ def statute_docx() -> None:
     write_gold("statute_示例市公共数据开放管理办法.docx", "statute", units)
 
 
+# ---------------------------------------------------------------- WPS-style statute PDF: TOC page, plain centred chapters
+
+ELEVATOR_TITLE = "示例省电梯安全管理条例"
+ELEVATOR = [  # (chapter as printed, [(article text, [items])])
+    ("第一章　总　　则", [
+        ("为了加强电梯安全管理，预防和减少电梯事故，保障人身和财产安全，根据有关法律、行政法规，结合本省实际，制定本条例。", []),
+        ("本省行政区域内电梯的生产、使用、维护保养、检验检测及其监督管理，适用本条例。", []),
+        ("县级以上人民政府负责特种设备安全监督管理的部门对本行政区域内的电梯安全实施监督管理。", []),
+        ("电梯安全管理坚持安全第一、预防为主、节能环保、综合治理的原则。", []),
+    ]),
+    ("第二章　使用管理", [
+        ("电梯使用单位应当对其使用的电梯的安全负责。新安装的电梯，由电梯所有权人确定使用单位；委托物业服务企业管理的，受委托的物业服务企业为使用单位。", []),
+        ("电梯使用单位应当履行下列义务：", ["（一）建立电梯安全管理制度，配备电梯安全管理人员；", "（二）在电梯轿厢内显著位置张贴使用登记标志和安全注意事项；", "（三）保证电梯紧急报警装置能够有效应答。"]),
+        ("电梯使用单位应当在电梯检验合格有效期届满前一个月，向检验机构提出定期检验要求。", []),
+        ("乘坐电梯应当遵守电梯安全注意事项，服从管理人员的指挥，不得拆除、损坏电梯的安全警示标志。", []),
+        ("电梯出现故障或者发生异常情况的，使用单位应当立即停止使用，并通知维护保养单位进行检查维修。", []),
+        ("电梯使用单位应当与维护保养单位签订维护保养合同，约定维护保养的内容、期限和双方的权利义务。", []),
+    ]),
+    ("第三章　维护保养", [
+        ("维护保养单位应当按照安全技术规范和维护保养合同的要求，对电梯进行维护保养，每十五日至少进行一次。", []),
+        ("维护保养单位应当建立每日二十四小时值班制度，接到故障通知后应当立即赶赴现场，并在三十分钟内到达。", []),
+        ("维护保养单位不得将电梯维护保养业务转包或者分包。", []),
+        ("维护保养单位应当如实记录维护保养情况，记录保存期限不少于四年。", []),
+        ("维护保养单位发现电梯存在严重事故隐患的，应当及时告知使用单位，并向所在地负责特种设备安全监督管理的部门报告。", []),
+    ]),
+    ("第四章　法律责任", [
+        ("电梯使用单位违反本条例第六条规定，未建立电梯安全管理制度的，由负责特种设备安全监督管理的部门责令限期改正；逾期未改正的，处一万元以上五万元以下罚款。", []),
+        ("维护保养单位违反本条例第十一条规定，未按照要求进行维护保养的，由负责特种设备安全监督管理的部门责令改正，处二万元以上十万元以下罚款。", []),
+        ("维护保养单位违反本条例第十三条规定，转包或者分包维护保养业务的，由负责特种设备安全监督管理的部门责令改正，处二万元以上十万元以下罚款。", []),
+        ("乘客违反本条例第八条规定，损坏电梯安全警示标志的，由负责特种设备安全监督管理的部门责令改正，处二百元以上一千元以下罚款。", []),
+        ("负责特种设备安全监督管理的部门及其工作人员在电梯安全监督管理工作中滥用职权、玩忽职守、徇私舞弊的，依法给予处分。", []),
+    ]),
+    ("第五章　附　　则", [
+        ("本条例所称电梯，是指动力驱动，利用沿刚性导轨运行的箱体或者沿固定线路运行的梯级，进行升降或者平行运送人、货物的机电设备。", []),
+        ("违反本条例规定，需要对有关责任人员作出处理的，依照本条例第十条规定的程序办理；对有关单位依法作出行政处罚决定的，并同时适用本条例第二十条第一款规定的罚款标准。", []),  # wraps put both references at a line start
+        ("本条例自2026年1月1日起施行。", []),
+    ]),
+]
+ELEVATOR_TRAPS = ("第十条规定的", "第二十条第一款")
+
+
+def statute_pdf() -> None:
+    """A WPS/Word export of a regulation: title page with a 目录 (no page numbers), chapter headings
+    centred in body size, a running header on every page, footers ``- 3 -``, hard-wrapped articles
+    with cross-references wrapped to a line start, and an article running over a page break."""
+    buffer = io.BytesIO()
+    c = _canvas(buffer)
+    size = 12.0
+    flow = Flow(c, header=ELEVATOR_TITLE, footer=lambda n: f"- {n} -", size=size, spacing=2.4)
+    flow.line(ELEVATOR_TITLE, size=18, centred=True)
+    flow.line("目　　录", size=size, centred=True)
+    for chapter, _ in ELEVATOR:
+        flow.line(chapter, x=flow.left + 4 * size)
+    flow.need(flow.page_height)  # the body starts on a new page
+    units: list[Unit] = []
+    article = 0
+    traps: set[str] = set()
+    for chapter, articles in ELEVATOR:
+        flow.need(60)
+        flow.line(chapter, centred=True)
+        if units:
+            units[-1].lines.append(chapter)
+        for text, items in articles:
+            article += 1
+            label = f"第{cn(article)}条"
+            body = f"{label}　{text}"
+            lines = flow.paragraph(body)
+            traps.update(t for t in ELEVATOR_TRAPS for line in lines if line.startswith(t))
+            units.append(Unit([chapter, label], [body]))
+            for item in items:
+                flow.paragraph(item)
+                units[-1].lines.append(item)
+    assert traps == set(ELEVATOR_TRAPS), traps  # the cross-references readers must not cut at
+    assert flow.split_paragraphs, "no article runs over a page break"
+    flow.close()
+    (OUT / "statute_示例省电梯安全管理条例.pdf").write_bytes(buffer.getvalue())
+    write_gold("statute_示例省电梯安全管理条例.pdf", "statute", units)
+
+
+# ---------------------------------------------------------------- DOCX statute: Word-numbered articles, Heading 2 chapters
+
+DOG_TITLE = "示例市养犬管理规定"
+DOG = [  # (chapter, [(article text, [further paragraphs], [numbered items])])
+    ("第一章　总则", [
+        ("为了规范养犬行为，保障公民人身安全和健康，维护市容环境和社会秩序，制定本规定。", [], []),
+        ("本市行政区域内的养犬及相关管理活动，适用本规定。", ["军队、警用犬只的管理，不适用本规定。"], []),
+        ("市公安机关是养犬管理的主管部门，农业农村、城市管理等部门按照各自职责做好养犬管理工作。", [], []),
+    ]),
+    ("第二章　养犬登记", [
+        ("本市对养犬实行登记制度。未经登记，任何单位和个人不得养犬。", [], []),
+        ("申请养犬登记，应当具备下列条件：", [], ["具有完全民事行为能力；", "有固定住所且独户居住；", "犬只已经接种狂犬病疫苗。"]),
+        ("养犬登记证有效期为一年。有效期届满需要继续养犬的，应当在届满前三十日内办理延续手续。", [], []),
+        ("犬只死亡或者丢失的，养犬人应当在十五日内办理注销手续。", [], []),
+    ]),
+    ("第三章　养犬行为规范", [
+        ("携犬出户时，应当为犬只挂犬牌，并由完全民事行为能力人束以犬链牵领。", ["携犬乘坐电梯的，应当避开高峰时段，并为犬只戴嘴套或者将犬只装入犬袋、犬笼。"], []),
+        ("养犬不得干扰他人正常生活。犬只吠叫影响他人休息的，养犬人应当采取措施予以制止。", [], []),
+        ("犬只在户外排泄的，携犬人应当立即清除粪便。", [], []),
+        ("禁止携犬进入下列场所：", [], ["机关、学校、医院；", "博物馆、图书馆、体育场馆；", "公共交通工具。"]),
+    ]),
+    ("第四章　附则", [
+        ("违反本规定的，由公安机关依照有关法律、法规的规定处理。", [], []),
+        ("本规定自2026年3月1日起施行。", [], []),
+    ]),
+]
+
+STATUTE_NUMBERING_XML = """
+<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+ <w:abstractNum w:abstractNumId="80">
+  <w:multiLevelType w:val="multilevel"/>
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:lvlText w:val="第%1条"/><w:suff w:val="space"/><w:pStyle w:val="ArticleText"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:lvlText w:val="（%2）"/><w:suff w:val="nothing"/></w:lvl>
+ </w:abstractNum>
+ <w:num w:numId="80"><w:abstractNumId w:val="80"/></w:num>
+</w:numbering>
+"""
+
+
+def _article_style(document) -> None:
+    """Paragraph style 条文 (ArticleText) bound to the 第%1条 list: articles are numbered by their style."""
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import parse_xml
+
+    style = document.styles.add_style("ArticleText", WD_STYLE_TYPE.PARAGRAPH)
+    style.name = "条文"
+    style.base_style = document.styles["Normal"]
+    style.element.get_or_add_pPr().append(
+        parse_xml('<w:numPr xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:numId w:val="80"/></w:numPr>')
+    )
+
+
+def _word_toc(document, entries: list[str]) -> None:
+    """A table of contents as Word writes it: a TOC Heading title, then "toc 2" entries with a tab and a page number."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document.add_paragraph("目录", style="TOC Heading")
+    style = document.styles.add_style("TOC2", WD_STYLE_TYPE.PARAGRAPH)
+    style.name = "toc 2"
+    for page, entry in enumerate(entries, start=1):
+        document.add_paragraph(f"{entry}\t{page}", style="toc 2")
+
+
+def statute_numbered_docx() -> None:
+    """Articles numbered by Word (lvlText 第%1条, chineseCounting, through a paragraph style), items
+    numbered （%2）, chapters in Heading 2, further paragraphs (款) unnumbered, a Word table of contents."""
+    from docx import Document
+
+    document = Document()
+    _install_numbering(document, STATUTE_NUMBERING_XML)
+    _article_style(document)
+    document.add_heading(DOG_TITLE, level=1)
+    document.add_paragraph("（2025年12月1日示例市人民政府第三十次常务会议通过）")
+    _word_toc(document, [chapter for chapter, _ in DOG])
+    units: list[Unit] = []
+    article = 0
+    for chapter, articles in DOG:
+        document.add_heading(chapter, level=2)
+        if units:
+            units[-1].lines.append(chapter)
+        for text, paragraphs, items in articles:
+            article += 1
+            label = f"第{cn(article)}条"
+            document.add_paragraph(text, style="条文")
+            units.append(Unit([chapter, label], [f"{label} {text}"]))
+            for index, item in enumerate(items, start=1):
+                _numbered(document.add_paragraph(item), 80, 1)
+                units[-1].lines.append(f"（{cn(index)}）{item}")
+            for paragraph in paragraphs:
+                document.add_paragraph(paragraph).paragraph_format.first_line_indent = 2 * 152400
+                units[-1].lines.append(paragraph)
+    _save_docx(document, "statute_示例市养犬管理规定.docx")
+    write_gold("statute_示例市养犬管理规定.docx", "statute", units)
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     regulation_pdf()
@@ -522,6 +703,8 @@ def main() -> None:
     two_column_pdf()
     contract_docx()
     statute_docx()
+    statute_pdf()
+    statute_numbered_docx()
 
 
 if __name__ == "__main__":

@@ -264,3 +264,23 @@ def test_real_lease_contract_numbering_and_tables():
     assert "\n2）甲方未按本合同第五条规定" in doc.text  # Word numbering (start 2, suff nothing) made visible
     tables = [b for b in doc.blocks if b.kind == "table"]
     assert len(tables) == 2 and all("\t" in doc.text[t.start : t.end] for t in tables)
+
+
+# ---------------------------------------------------------------- statute numbered by Word
+
+
+def test_statute_articles_numbered_by_a_paragraph_style_list():
+    doc = read_document(OFFICE / "statute_示例市养犬管理规定.docx")
+    lines = _lines(doc.text)
+    articles = [l.split(" ", 1)[0] for l in lines if re.match(r"第[一二三四五六七八九十]+条 ", l)]
+    assert articles == [f"第{n}条" for n in ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三")]
+    assert "（一）具有完全民事行为能力；" in lines and "（一）机关、学校、医院；" in lines  # items restart per article
+    assert "军队、警用犬只的管理，不适用本规定。" in lines  # an unnumbered 款 keeps its text as written
+    chapters = [b for b in doc.blocks if b.kind == "heading" and b.level == 2]
+    assert [doc.text[b.start : b.end] for b in chapters] == ["第一章 总则", "第二章 养犬登记", "第三章 养犬行为规范", "第四章 附则"]
+
+
+def test_word_table_of_contents_is_marked():
+    doc = read_document(OFFICE / "statute_示例市养犬管理规定.docx")
+    toc = [doc.text[b.start : b.end] for b in doc.blocks if b.style == "toc"]
+    assert toc == ["目录", "第一章 总则 1", "第二章 养犬登记 2", "第三章 养犬行为规范 3", "第四章 附则 4"]

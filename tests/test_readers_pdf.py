@@ -19,6 +19,7 @@ SHARED_GOLD = Path(__file__).parents[2] / "shared" / "corpus" / "gold"
 REGULATION = OFFICE / "regulation_示例市公共数据开放管理办法.pdf"
 LAB = OFFICE / "lab_示例血常规肝功能.pdf"
 TWO_COLUMN = OFFICE / "two_column_示例社区居民公约.pdf"
+ELEVATOR = OFFICE / "statute_示例省电梯安全管理条例.pdf"
 ARTICLE_START = re.compile(r"^第[一二三四五六七八九十百零]+条")
 
 
@@ -124,7 +125,7 @@ def test_toc_marked_and_body_headings_not(regulation):
 
 
 def test_gold_anchors_start_lines():
-    for name in (REGULATION, TWO_COLUMN):
+    for name in (REGULATION, TWO_COLUMN, ELEVATOR):
         doc = read_document(name)
         assert _gold_anchors_start_lines(doc, name.with_name(name.name + ".gold.json")) == []
 
@@ -168,6 +169,47 @@ def test_letterhead_kept_once_and_page_footer_removed(lab):
     assert lab.text.count("示例第一人民医院检验报告单") == 1
     assert not re.search(r"第\s*\d+\s*页", lab.text)
     assert _block_at(lab, "肝功能").kind == "heading"
+
+
+# ---------------------------------------------------------------- WPS-style export: TOC page, body-size centred chapters
+
+
+@pytest.fixture(scope="module")
+def elevator():
+    return read_document(ELEVATOR)
+
+
+def test_toc_page_without_page_numbers_is_marked(elevator):
+    toc = [elevator.text[b.start : b.end] for b in elevator.blocks if b.style == "toc"]
+    assert toc[0] == "目 录" and toc[1:] == ["第一章 总 则", "第二章 使用管理", "第三章 维护保养", "第四章 法律责任", "第五章 附 则"]
+    body = [b for b in elevator.blocks if elevator.text[b.start : b.end] == "第一章 总 则" and b.style is None]
+    assert len(body) == 1 and body[0].page == 2
+
+
+def test_body_size_centred_chapters_are_lines_of_their_own(elevator):
+    lines = _lines(elevator.text)
+    chapters = [l for l in lines if re.match(r"第.章 ", l)]
+    assert chapters == ["第一章 总 则", "第二章 使用管理", "第三章 维护保养", "第四章 法律责任", "第五章 附 则"] * 2
+    assert all(not re.search(r"第.章", l[1:]) for l in lines if ARTICLE_START.match(l))
+
+
+def test_dash_footers_removed_and_wrapped_references_joined(elevator):
+    assert not re.search(r"(?m)^- ?\d+ ?-$", elevator.text)
+    lines = _lines(elevator.text)
+    assert not any(l.startswith(("第十条规定的", "第二十条第一款")) for l in lines)
+    assert any("本条例第十条规定的程序" in l and "第二十条第一款规定" in l for l in lines)
+    labels = [re.match(r"第.+?条", l).group() for l in lines if ARTICLE_START.match(l)]
+    assert len(labels) == 23 and len(set(labels)) == 23
+
+
+def test_hanging_punctuation_keeps_a_line_in_its_column():
+    """Word and WPS let 。， hang past the margin: such a line still belongs to the left column."""
+    from domainchunk.readers.pdf import Line, _side
+
+    gutter = (280.0, 311.0)
+    assert _side(Line("理登记，", 70, 290, 0, 10, 10, 1), gutter) == -1
+    assert _side(Line("第五条", 312, 521, 0, 10, 10, 1), gutter) == 1
+    assert _side(Line("示例社区居民公约", 226, 370, 0, 10, 10, 1), gutter) == 0
 
 
 # ---------------------------------------------------------------- two columns

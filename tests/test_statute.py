@@ -82,3 +82,68 @@ def test_law_without_articles_uses_top_items():
 def test_jsonl_record_schema(sample):
     rec = sample.chunks[1].to_record()
     assert {"source", "index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "metadata"} <= rec.keys()
+
+
+# ---------------------------------------------------------------- forms beyond the shared corpus (corpora/statute_示范*)
+
+CODE = ROOT / "corpora" / "statute_示范数据资源法典.md"
+
+
+def test_oversize_article_splits_at_paragraphs_then_items():
+    result = domainchunk.chunk(CODE, max_chars=400)
+    pieces = [c for c in result.chunks if c.path[-1:] == ["第九条"]]
+    assert all(c.path == ["第二编 数据流通", "第二分编 数据交易", "第二章 交易规则", "第九条"] for c in pieces)
+    assert pieces[0].text.startswith("### 第二分编 数据交易")  # the headings stay with the first piece
+    assert all(len(c.text) <= 400 for c in pieces)
+    rules = [c.rule for c in pieces]
+    # the long first 款 has no items: sentences; the second 款 is cut at its 项; the third 款 is whole
+    assert rules == ["statute.article", "fallback", "statute.paragraph", "statute.item", "statute.paragraph"]
+    assert [c.metadata["paragraphs"] for c in pieces] == [[1, 1], [1, 1], [2, 2], [2, 2], [3, 3]]
+    assert pieces[3].text.startswith("（七）")
+
+
+def test_oversize_article_at_the_default_limit_splits_between_paragraphs_only():
+    pieces = [c for c in domainchunk.chunk(CODE, max_chars=1000).chunks if c.path[-1:] == ["第九条"]]
+    assert [c.rule for c in pieces] == ["statute.article", "statute.paragraph"]
+    assert pieces[1].text.startswith("违反前款规定")
+
+
+def test_inserted_articles_in_a_code_with_subparts():
+    chunks = domainchunk.chunk(CODE).chunks
+    labels = [c.metadata.get("article_label") for c in chunks if c.kind == "article"]
+    assert labels[3:6] == ["第四条", "第四条之一", "第四条之二"]
+    zhi_er = next(c for c in chunks if c.metadata.get("article_label") == "第四条之二")
+    assert (zhi_er.metadata["article"], zhi_er.metadata["article_sub"]) == (4, 2)
+    assert chunks[-1].path == ["附则", "第十一条"]
+
+
+def test_amendment_quoted_articles_are_not_articles():
+    result = domainchunk.chunk(ROOT / "corpora" / "statute_示范河湖保护条例修改决定.txt")
+    assert result.detection.doc_type == "statute"
+    assert [c.path[0][:2] for c in result.chunks[1:]] == ["一、", "二、", "三、", "四、", "五、"]
+    assert not any(c.kind == "article" for c in result.chunks)
+    second = result.chunks[2].text
+    assert "“第十二条　" in second and "“第十二条之一　" in second  # quoted articles stay in their item
+
+
+def test_interpretation_sections_head_their_articles():
+    chunks = domainchunk.chunk(ROOT / "corpora" / "statute_示范纠纷司法解释.txt").chunks
+    assert [c.path for c in chunks[1:4]] == [["一、一般规定", f"第{n}条"] for n in "一二三"]
+    assert chunks[1].text.startswith("一、一般规定")  # not left at the end of the preamble
+    assert not chunks[3].text.rstrip().endswith("二、合同的履行")  # nor at the end of the article above
+    assert chunks[-1].path == ["三、附则", "第七条"]
+    assert "(三)服务接受者" in chunks[2].text  # half-width (一) items stay inside their article
+
+
+def test_notice_list_of_annexes_is_not_an_annex():
+    chunks = domainchunk.chunk(ROOT / "corpora" / "statute_示范社区服务工作通知.txt").chunks
+    assert [c.path for c in chunks[1:]] == [["一、明确工作目标"], ["二、落实重点任务"], ["三、强化组织保障"], ["附件"]]
+    assert "附件：示范服务站点建设标准" in chunks[3].text
+    assert chunks[4].kind == "annex" and chunks[4].text.startswith("附件\n")
+
+
+def test_arabic_articles_and_letter_spaced_headings_in_hard_wrapped_text():
+    chunks = domainchunk.chunk(ROOT / "corpora" / "statute_示范城市绿地管理条例.txt").chunks
+    assert chunks[1].path == ["第一章 总 则", "第1条"] and chunks[1].metadata["article"] == 1
+    assert ["第二章 规划与建设", "第二节 建 设", "第10条"] in [c.path for c in chunks]
+    assert not any(c.text.startswith(("第9条规定", "第20条第1款")) for c in chunks)

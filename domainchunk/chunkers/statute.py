@@ -19,6 +19,16 @@ _TITLE = regex.compile(
     regex.MULTILINE,
 )
 _PARAGRAPH_START = regex.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
+_PEEK = 16  # how far the item test of a paragraph start looks past its newline
+
+
+def _paragraph_starts(text: str, start: int, end: int) -> int:
+    """Paragraph starts (款) whose newline lies in ``[start, end)``.
+
+    The item test looks past the newline, so the search may not stop at ``end``:
+    a piece that opens with （七） would otherwise count as a new paragraph.
+    """
+    return sum(1 for m in _PARAGRAPH_START.finditer(text, start, min(len(text), end + _PEEK)) if m.start() < end)
 
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
@@ -38,8 +48,8 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
             meta["article_sub"] = unit.num[1]
     # 款 are the article's paragraphs: count paragraph starts from the article's first line.
     text = doc.text
-    first = 1 + len(_PARAGRAPH_START.findall(text, unit.end, max(start, unit.end)))
-    last = first + len(_PARAGRAPH_START.findall(text, max(start, unit.end), end))
+    first = 1 + _paragraph_starts(text, unit.end, max(start, unit.end))
+    last = first + _paragraph_starts(text, max(start, unit.end), end)
     meta["paragraphs"] = [first, last]
     body_from = max(start, unit.content + len(unit.label))
     cites = find_citations(text[body_from:end], doc.metadata.get("title"))

@@ -29,6 +29,8 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
 _TITLE_NAME = regex.compile(r"^(?:title|标题)$", regex.IGNORECASE)
+# Word's table-of-contents styles: entries "toc 1" … "toc 9" (目录 1 in a Chinese Word) and the "TOC Heading" title.
+_TOC_NAME = regex.compile(r"^(?:toc|目录)\s*(?:[1-9]|heading|标题)$", regex.IGNORECASE)
 _SENTENCE_END = regex.compile(r"[。；！？;!?]$")
 
 
@@ -426,7 +428,9 @@ class _Reader:
             return
         level = _heading_level(self.styles, style_id, ppr)
         name = self.styles[style_id].name if style_id in self.styles else ""
-        if level is not None:
+        if _TOC_NAME.match(name):  # TOC entries repeat the headings: marked so the outline skips them
+            self.builder.line(fragments, style="toc")
+        elif level is not None:
             self.builder.line(fragments, kind="heading", level=level)
         elif _TITLE_NAME.match(name):
             self.builder.line(fragments, kind="heading")

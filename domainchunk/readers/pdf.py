@@ -271,6 +271,19 @@ def _gutter(items: list[Item], width: float) -> tuple[float, float] | None:
     return best if left >= 3 and right >= 3 else None
 
 
+def _side(item: Item, gutter: tuple[float, float]) -> int:
+    """Which column an item sits in: -1 left, 1 right, 0 both (it crosses the whole gutter).
+
+    A line may reach into the gutter without leaving its column: punctuation hangs
+    past the margin (标点溢出) in Word and WPS, so only crossing to the far side counts.
+    """
+    if item.x1 < gutter[1] - 1:
+        return -1
+    if item.x0 > gutter[0] + 1:
+        return 1
+    return 0
+
+
 def _reading_order(items: list[Item], width: float) -> list[Item]:
     """Top to bottom; with two columns, each run between full-width items is left column then right."""
     items = sorted(items, key=lambda i: (round(i.top), i.x0))
@@ -281,9 +294,10 @@ def _reading_order(items: list[Item], width: float) -> list[Item]:
     left: list[Item] = []
     right: list[Item] = []
     for item in items:
-        if item.x1 <= gutter[0] + 1:
+        side = _side(item, gutter)
+        if side < 0:
             left.append(item)
-        elif item.x0 >= gutter[1] - 1:
+        elif side > 0:
             right.append(item)
         else:  # spans both columns: closes the run above it
             ordered += left + right + [item]
@@ -359,7 +373,7 @@ def _column_edges(pages: list[PageContent]) -> dict[int, float]:
     for page in pages:
         lines = [item for item in page.items if isinstance(item, Line)]
         gutter = _gutter(lines, page.width)
-        columns = [lines] if gutter is None else [[l for l in lines if l.x1 <= gutter[0] + 1], [l for l in lines if l.x1 > gutter[0] + 1]]
+        columns = [lines] if gutter is None else [[l for l in lines if _side(l, gutter) < 0], [l for l in lines if _side(l, gutter) >= 0]]
         for column in columns:
             edge = _right_edge(column) or (fallback if gutter is None else max((l.x1 for l in column), default=0.0))
             edges.update((id(line), edge) for line in column)
