@@ -362,6 +362,34 @@ def _claimable(text: str, lost: list[Heading], levels: list[Level], skip: set[tu
     return False
 
 
+def _yielded(levels: list[Level], by_level: dict[str, list[Heading]],
+             regions: dict[str, list[int]]) -> set[tuple[str, int]]:
+    """(level, region) pairs where a level named in its ``yields_to`` numbers straight on
+    across this level's boundaries: those boundaries are headings over it, not its parents."""
+    out: set[tuple[str, int]] = set()
+    for lv in levels:
+        bounds = regions.get(lv.id, [])
+        for other in lv.yields_to:
+            by_region: dict[int, list[Heading]] = {}
+            for h in by_level[lv.id]:
+                by_region.setdefault(_region(bounds, h.start), []).append(h)
+            for region, heads in by_region.items():
+                inner = [h for h in by_level[other] if _region(bounds, h.start) == region]
+                if _numbers_across(heads, inner):
+                    out.add((lv.id, region))
+    return out
+
+
+def _numbers_across(outer: list[Heading], inner: list[Heading]) -> bool:
+    """Under each outer boundary after the first, the inner numbering goes on (> 1) instead of restarting."""
+    firsts = []
+    for a, b in zip(outer, outer[1:] + [None]):
+        first = next((h for h in inner if h.start > a.start and (b is None or h.start < b.start)), None)
+        if first is not None and first.num is not None:
+            firsts.append(first.num[0])
+    return len(firsts) >= 2 and all(n > 1 for n in firsts[1:])
+
+
 def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
     levels = _document_levels(rules)
     if not levels:
@@ -383,11 +411,13 @@ def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
                 for h in by_level[level.id]:
                     by_region.setdefault(_region(bounds, h.start), []).append(h)
                 by_level[level.id] = [h for hs in by_region.values() for h in _longest_increasing(hs, doc.text)]
-        blocked = {
+        yielded = _yielded(levels, by_level, regions)
+        blocked = yielded | {
             (lv.id, _region(regions.get(lv.id, []), h.start))
             for lv in levels
             for other in lv.only_without
             for h in by_level[other]
+            if (other, _region(regions.get(other, []), h.start)) not in yielded
         }
         new = blocked - skip
         skip |= blocked

@@ -99,6 +99,12 @@ class Level(_Strict):
     )
     merge_repeats: bool = Field(False, description="A boundary with the same label as the open one continues it.")
     max_line: int | None = Field(None, description="Reject lines longer than this (headings are short).")
+    yields_to: list[str] = Field(
+        default_factory=list,
+        description="Level ids: where one of them numbers straight on across this level's boundaries "
+        "(一、 headings over 1. 2. 3. … clauses that never restart), this level does not apply and the "
+        "named level does (its lines may then be taken by a heading level).",
+    )
     lead: str | None = Field(
         None,
         description="Lines right above a boundary (no blank line between) that match this pattern belong "
@@ -230,7 +236,7 @@ class RuleFile(_Strict):
         if dup:
             raise ValueError(f"duplicate level ids: {sorted(dup)}")
         for lv in self.levels:
-            for key in ("only_without", "restart_at", "after", "before", "follows"):
+            for key in ("only_without", "restart_at", "after", "before", "follows", "yields_to"):
                 missing = [i for i in getattr(lv, key) if i not in ids]
                 if missing:
                     raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
