@@ -22,7 +22,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "身份证号": ("身份证号码", "身份证号", "身份证", "证件号码", "证件号"),
     "电话": ("联系电话", "手机号码", "手机号", "电话号码", "电话", "手机", "联系方式"),
     "住址": ("家庭住址", "现住址", "户籍地址", "联系地址", "住址", "地址"),
-    "住院号": ("住院号", "门诊号", "病案号"),
+    # record numbers link a document to the patient: 病历号 and 登记号 on lab reports and outpatient notes
+    "住院号": ("住院号", "门诊号", "病案号", "病历号", "登记号", "就诊卡号", "医保卡号", "患者ID", "病人ID", "ID号"),
 }
 _LABEL_TYPE = {label: kind for kind, labels in FIELDS.items() for label in labels}
 _LABELLED = regex.compile(

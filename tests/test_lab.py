@@ -92,3 +92,24 @@ def test_misaligned_row_is_read_word_by_word():
     row = "2     天门冬氨酸氨基转移酶 45 ↑    U/L       15-40"
     item = parse_row(split_cells(row), columns)
     assert item == {"name": "天门冬氨酸氨基转移酶", "result": "45", "unit": "U/L", "ref": "15-40", "flag": "high"}
+
+
+def test_export_with_a_panel_column_groups_rows_by_panel():
+    result = pipeline.chunk(ROOT / "corpora" / "lab_export_示范_组合.csv")
+    assert result.detection.doc_type == "lab_report"
+    panels = [c for c in result.chunks if c.kind == "panel"]
+    assert [c.path for c in panels] == [["血常规"], ["凝血四项"], ["心肌标志物"]]
+    first = panels[0].metadata
+    assert first["panel"] == "血常规" and first["abnormal"] == ["白细胞计数", "中性粒细胞百分比"]
+    assert panels[1].context_text.startswith("凝血四项\n组合名称\t项目名称")  # the export's one header row
+
+
+def test_repeated_item_names_in_a_table_are_not_panels():
+    text = "血常规\n项目名称\t结果\t单位\t参考范围\n白细胞\t12.5\t10^9/L\t3.5-9.5\n白细胞\t11.0\t10^9/L\t3.5-9.5\n"
+    chunks = pipeline.chunk(text, doc_type="lab_report").chunks
+    assert [c.path for c in chunks] == [["血常规"]]
+
+
+@pytest.mark.parametrize("name", ["lab_无表头_示范.txt", "lab_export_示范_组合.csv", "lab_printed_示范_多报告单.txt", "lab_lis_示范.txt"])
+def test_reports_without_a_header_row_or_title_are_detected(name):
+    assert pipeline.chunk(ROOT / "corpora" / name).detection.doc_type == "lab_report"

@@ -29,3 +29,35 @@ def test_bundle_records_are_outer_path():
     exam = by_path[("入院记录", "辅助检查")].metadata
     assert exam["abnormal"] == ["白细胞", "中性粒细胞百分比"]
     assert not any(c.text.startswith(("耳:", "体温", "2、主诉")) for c in result.chunks)
+
+
+def _paths(text: str) -> list[list[str]]:
+    return [c.path for c in pipeline.chunk(text, doc_type="medical_record").chunks]
+
+
+def test_teaching_case_headings_own_their_label_lines():
+    # CMB-Clin form: headings alone after a blank line; 胃镜： right under 辅助检查 is a sub-label.
+    text = "示例 案例分析-示例病\n\n现病史\n（1）病史摘要\n病人咳嗽3天。\n\n辅助检查\n胃镜：\n所见：黏膜充血。\n\n鉴别诊断\n（1）示例病甲。\n"
+    assert _paths(text) == [[], ["现病史"], ["辅助检查"], ["鉴别诊断"]]
+
+
+def test_template_key_needs_a_blank_line_and_a_text_below():
+    text = "出院诊断：示例病\n\n随访计划：\n一月后复查。\n住院费用说明：\n见附页。\n\n辅助检查：\n\n血常规\nWBC 12.5↑ 10^9/L\n"
+    paths = _paths(text)
+    assert ["随访计划"] in paths
+    assert ["住院费用说明"] not in paths  # no blank line above: a label inside 随访计划
+    assert ["血常规"] not in paths  # a lab panel name is never a template key
+
+
+def test_bare_time_under_a_record_title_is_the_records_time():
+    text = "首次病程记录\n2024-05-06 16:00\n病例特点：老年女性。\n\n日常病程记录\n2024-05-08 09:10 主治医师查房\n患者好转。\n"
+    chunks = pipeline.chunk(text, doc_type="medical_record").chunks
+    assert [c.path for c in chunks] == [["首次病程记录"], ["首次病程记录", "病例特点"],
+                                        ["日常病程记录", "2024-05-08 09:10 主治医师查房"]]
+    assert chunks[1].metadata["record_date"] == "2024-05-06"
+
+
+def test_new_record_forms_keep_their_type():
+    for name in ("emr_cmbclin_示范_社区获得性肺炎.txt", "emr_ccks_示范_胆囊结石.txt", "emr_出院小结_示范_胃肠外科.txt",
+                 "emr_bundle_示范_心内科.txt", "emr_手术记录_示范.txt", "emr_门诊病历_示范.txt"):
+        assert pipeline.chunk(ROOT / "corpora" / name).detection.doc_type == "medical_record", name

@@ -41,3 +41,11 @@ def test_offset_inside_a_replaced_value_moves_to_its_placeholder():
 def test_blank_form_fields_are_left_alone():
     masked = mask_document(text_document("姓名：＿＿＿＿　性别：男\n", "<t>"))
     assert masked.text.startswith("姓名：＿＿＿＿")
+
+
+def test_record_numbers_of_lab_reports_and_outpatient_notes_are_masked():
+    text = "检验报告单\n姓名：甲示例　病历号：0098123　ID号：P55201　科别：肾内科\n就诊卡号：C0012\n"
+    masked = mask_document(text_document(text, "<t>"))
+    for value in ("甲示例", "0098123", "P55201", "C0012"):
+        assert value not in masked.text
+    assert "科别：肾内科" in masked.text

@@ -30,6 +30,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "flag": ("提示", "标志", "异常提示", "标识", "状态"),
     "unit": ("单位",),
     "ref": ("参考范围", "参考值", "参考区间", "生物参考区间", "正常参考值", "参考范围值"),
+    # An export with one row per item also names each row's panel and time.
+    "panel": ("组合名称", "检验组合", "组合", "套餐名称", "项目组合"),
+    "time": ("报告时间", "报告日期", "采样时间", "检验时间", "审核时间"),
 }
 _COLUMN_OF = {word: field for field, words in COLUMNS.items() for word in words}
 
@@ -52,6 +55,7 @@ _NUMBER = regex.compile(r"^[<>≤≥＜＞]?=?[ ]?[-+]?\d+(?:\.\d+)?(?:[×xX*]10
 _QUALITATIVE = regex.compile(r"^(?:弱阳性|阳性|阴性|未检出|检出|少量|微量)(?:[（(][+\-±]+[)）])?|^[（(]?[+\-±]{1,4}[)）]?$")
 _RANGE = regex.compile(r"^(?:[<>≤≥＜＞]=?[ ]?\d|\d+(?:\.\d+)?[ ]*[-~～–—]{1,2}[ ]*\d)")
 _ARROWS = regex.compile(r"[↑↓]+")
+_REF_WORD = regex.compile(r"^(?:阴性|阳性|未检出)$")  # a qualitative item's reference (尿蛋白 ++ ↑ 阴性)
 _UNIT = regex.compile(r"[A-Za-zμ%％/^×·]|^(?:秒|次|个|倍|岁)")
 _HIGH = regex.compile(r"↑|^(?:H|HH|高|偏高|升高)$")
 _LOW = regex.compile(r"↓|^(?:L|LL|低|偏低|降低)$")
@@ -142,7 +146,7 @@ def parse_row(cells: list[str], columns: list[str] | None = None) -> dict[str, A
     for token in tokens[at + 1 :]:
         if normalise_flag(token) and len(token) <= 3 and not _RANGE.match(token):
             flag = flag or normalise_flag(token)
-        elif _RANGE.match(token) and ref is None:
+        elif (_RANGE.match(token) or _REF_WORD.match(token)) and ref is None:
             ref = token
         elif unit is None and _UNIT.search(token):
             unit = token
@@ -256,14 +260,30 @@ def table_items(text: str, start: int, end: int, columns: list[str] | None) -> l
     return items
 
 
+_PANEL_LEVELS = ("lab.panel", "lab.group")
+
+
+HEADER_REACH = 30_000  # how far above a panel its export's column-header row is looked for
+
+
+def header_above(text: str, end: int) -> tuple[int, int, list[str]] | None:
+    """The last column-header row before ``end`` (within HEADER_REACH): the one an export's panels share."""
+    for a, b in reversed(_lines(text, max(0, end - HEADER_REACH), end)):
+        columns = header_columns(text[a:b])
+        if columns:
+            return a, b, columns
+    return None
+
+
 def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
     text = doc.text
     meta: dict[str, Any] = {}
-    if sec.unit is not None and sec.unit.level.id == "lab.panel":
+    if sec.unit is not None and sec.unit.level.id in _PANEL_LEVELS:
         meta["panel"] = sec.unit.label
     for m in _HEADER_FIELD.finditer(text, sec.start, sec.end):
         meta.setdefault(HEADER_FIELDS[m.group("key")], m.group("value"))
-    head = header_row(text, sec.start, sec.end)
+    # An export heads all its panels with one column-header row, above the first of them.
+    head = header_row(text, sec.start, sec.end) or header_above(text, sec.start)
     columns = head[2] if head else None
     body_from = max(start, head[1]) if head and head[0] >= start else start
     meta.update(results_metadata(table_items(text, body_from, end, columns)))

@@ -27,11 +27,27 @@ _DATE = regex.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?")
 _RECORD_DATE = regex.compile(
     r"(?:^|\n)[ \t\u3000]*(?:记录)?(?:时间|日期|入院时间|入院日期|就诊时间|就诊日期)[ \t\u3000]*[:：][ \t\u3000]*(?P<date>\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)"
 )
+# A record's time written alone on the line under its title (首次病程记录 / 2023-10-01 15:30).
+_TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)")
 _RECORD_TYPE = regex.compile(
     r"(?:入院记录|出院小结|出院记录|门诊病历|住院病历|首次病程记录|病程记录|手术记录|死亡记录|会诊记录|转科记录|案例分析)"
 )
 _RECORD_LEVELS = ("medical.record", "medical.note")
-_SECTION_LEVELS = ("medical.section", "medical.styled")
+_SECTION_LEVELS = ("medical.section", "medical.styled", "medical.key")
+
+
+_QUALIFIER = regex.compile(r"[、及和与]")
+
+
+def _canonical(outline: Outline, label: str) -> str:
+    """The vocabulary's name for a section: of the label, else of the name it begins with
+    (手术经过、术中发现及处理 → 手术简要经过); an unknown template key names itself."""
+    if term := outline.rules.term("section", label):
+        return term
+    for cut in reversed([m.start() for m in _QUALIFIER.finditer(label)]):
+        if term := outline.rules.term("section", label[:cut]):
+            return term
+    return label
 
 
 def _header_fields(text: str) -> dict[str, str]:
@@ -75,7 +91,7 @@ def _record_date(text: str, records: list[Heading], sec: Section) -> str | None:
     for h in reversed(records):
         if m := _DATE.match(h.label):
             return m.group()
-        if m := _RECORD_DATE.search(text, h.end, max(h.end, min(sec.end, h.end + 200))):
+        if m := _TITLE_DATE.match(text, h.end) or _RECORD_DATE.search(text, h.end, max(h.end, min(sec.end, h.end + 200))):
             return m.group("date")
     return None
 
@@ -98,7 +114,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     elif doc.metadata.get("record_date"):
         meta["record_date"] = doc.metadata["record_date"]
     if sec.unit is not None and sec.unit.level.id in _SECTION_LEVELS:
-        meta["section"] = outline.rules.term("section", sec.unit.label) or sec.unit.label
+        meta["section"] = _canonical(outline, sec.unit.label)
     if "department" in doc.metadata:
         meta["department"] = doc.metadata["department"]
     for key, value in doc.metadata.get("header", {}).items():
