@@ -25,6 +25,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -279,12 +280,22 @@ class _Slot:
 
 
 def _context():
-    # forkserver: workers start from a clean process (safe when the caller runs threads, as Ray
-    # or a web server do) that has imported domainchunk once, so a replaced worker starts fast.
-    if "forkserver" in mp.get_all_start_methods():
+    methods = mp.get_all_start_methods()
+    # A caller with one thread (the CLI) forks its workers directly: they start at once with
+    # everything it has loaded (rules, readers), where a fork server would boot a fresh
+    # interpreter first. A caller running threads (Ray, a web server) must not fork: its
+    # workers come from a fork server that has imported domainchunk and compiled the rules once.
+    if "fork" in methods and threading.active_count() == 1:
+        from .outline import warm_patterns
+        from .rulefile import load_rules
+
+        warm_patterns(load_rules().values())
+        return mp.get_context("fork")
+    if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(
-            ["domainchunk.batch", "domainchunk.pipeline", "domainchunk.readers.pdf", "domainchunk.readers.docx"]
+            ["domainchunk.batch", "domainchunk.pipeline", "domainchunk.readers.pdf", "domainchunk.readers.docx",
+             "domainchunk._preload"]
         )
         return ctx
     return mp.get_context("spawn")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterable
 
 import regex
 
@@ -447,6 +448,17 @@ def _lead_start(text: str, h: Heading, floor: int) -> int:
             break
         start = ls
     return start
+
+
+def warm_patterns(registry: Iterable[RuleFile]) -> None:
+    """Compile every level's line and combined patterns now (a fork server does it once for all workers)."""
+    for rules in registry:
+        levels = _document_levels(rules)
+        if levels:
+            _combined(levels)
+            _sentence_combined(levels)
+        for level in rules.levels:
+            _line_regex(level)
 
 
 def build_outline(doc: Document, rules: RuleFile) -> Outline:
