@@ -59,7 +59,7 @@ def legalish_text(draw) -> str:
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=legalish_text(), max_chars=st.integers(8, 300), doc_type=st.sampled_from(["auto", "statute", "generic"]))
+@given(text=legalish_text(), max_chars=st.integers(8, 300), doc_type=st.sampled_from(["auto", "statute", "contract", "judgment", "medical_record", "lab_report", "generic"]))
 def test_invariants_on_generated_text(text, max_chars, doc_type):
     if not text.strip():
         return
@@ -69,11 +69,14 @@ def test_invariants_on_generated_text(text, max_chars, doc_type):
     assert [c.to_record() for c in again.chunks] == [c.to_record() for c in result.chunks]
 
 
+SUFFIXES = {".txt", ".md", ".csv", ".pdf", ".docx"}
+
+
 def _real_documents() -> list[Path]:
-    docs = sorted((ROOT / "corpora").rglob("*.txt")) + sorted((ROOT / "corpora").rglob("*.md"))
+    docs = sorted(p for p in (ROOT / "corpora").rglob("*") if p.suffix in SUFFIXES)
     shared = ROOT.parent / "shared" / "corpus" / "docs"
     if shared.is_dir():
-        docs += sorted(p for p in shared.iterdir() if p.suffix in {".txt", ".md"})
+        docs += sorted(p for p in shared.iterdir() if p.suffix in SUFFIXES)
     return docs
 
 
