@@ -303,3 +303,41 @@ def test_real_statute_furniture_and_toc(statute):
     body = [b for b in statute.blocks if statute.text[b.start : b.end] == "第八章 附则" and b.style != "toc"]
     assert len(body) == 1
     assert statute.pages[-1].number == 27
+
+
+# ---------------------------------------------------------------- wraps and bands in a PDF made here
+
+
+def _pdf_with_lines(pages: list[list[tuple[float, str]]]) -> bytes:
+    """A PDF whose pages hold lines drawn at (y from the top, text), in STSong-Light 11 pt."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    for lines in pages:
+        c.setFont("STSong-Light", 11)
+        for y, text in lines:
+            c.drawString(60, 842 - y, text)
+        c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+FULL = "示范条文的内容在这里写满一整行以便阅读器判断这一行到达右边界为止好的"  # 36 characters
+
+
+def test_sentence_ending_inside_a_bracket_is_not_a_soft_wrap():
+    lines = [(100 + 16 * i, FULL) for i in range(6)]
+    lines += [(196, FULL[:34] + "。）"), (212, "第二条 示范条文从新的一行开始。")]
+    doc = read_pdf(_pdf_with_lines([lines]), "wrap.pdf")
+    assert "\n第二条 示范条文" in doc.text
+
+
+def test_body_line_in_the_band_at_different_heights_is_kept():
+    # 时间：… lines fall in the top band of several pages, each at another height: body text, not a header.
+    pages = [[(40 + 12 * n, f"时间：2019-01-0{n} 08:00"), (150, FULL), (166, FULL), (182, "示范正文。")] for n in (1, 2, 3, 4)]
+    doc = read_pdf(_pdf_with_lines(pages), "band.pdf")
+    assert all(f"时间：2019-01-0{n}" in doc.text for n in (1, 2, 3, 4))

@@ -42,7 +42,8 @@ _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
     regex.IGNORECASE,
 )
-_SENTENCE_END = regex.compile(r"[。：；！？:;!?]\s*$")
+# A sentence may end inside a closing bracket or quote: …作检验的依据。） or …施行。”
+_SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$")
 _STRUCTURAL = regex.compile(
     r"^(?:第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[（(][一二三四五六七八九十\d]+[）)]|[一二三四五六七八九十]+[、．.]|\d+[、.．)）](?!\d))"
 )
@@ -210,9 +211,11 @@ def _find_tables(plumber_page, number: int) -> list[Table]:
 # ---------------------------------------------------------------- furniture
 
 
-def _band_key(text: str) -> str:
-    """What a running header or footer keeps from page to page: text without numbers and spaces."""
-    return regex.sub(r"[\d\s\-—–－_·•|/]+", "", text)
+def _band_key(line: Line) -> tuple[str, int] | None:
+    """What a running header or footer keeps from page to page: its text without numbers and
+    spaces, at the same height (body text that happens to fall in the band moves from page to page)."""
+    text = regex.sub(r"[\d\s\-—–－_·•|/]+", "", line.text)
+    return (text, round(line.top / 3)) if text else None
 
 
 def _band_lines(page: PageContent) -> list[Line]:
@@ -227,15 +230,15 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     A repeated top-band line (a letterhead, a running title) is kept once, on
     page 1, where it names the document; footers are dropped everywhere.
     """
-    counts: Counter[str] = Counter()
+    counts: Counter[tuple[str, int]] = Counter()
     for page in pages:
-        counts.update({_band_key(line.text) for line in _band_lines(page)} - {""})
+        counts.update({_band_key(line) for line in _band_lines(page)} - {None})
     needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
     for index, page in enumerate(pages):
         furniture = set()
         for line in _band_lines(page):
-            key = _band_key(line.text)
-            if _PAGE_NUMBER.match(line.text) or not key:
+            key = _band_key(line)
+            if _PAGE_NUMBER.match(line.text) or key is None:
                 furniture.add(id(line))
             elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND):
                 furniture.add(id(line))
