@@ -38,7 +38,7 @@ _PREFIX = regex.compile(LINE_PREFIX)
 _WS = regex.compile(r"\s+")
 _SENTENCE_END = regex.compile(r"[。；;！？!?]")
 _TOC_TITLE = regex.compile(r"^目\s*录$")
-_TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,})\s*\d+\s*$")
+_TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,}|\t)\s*\d+\s*$")
 HEADING_MAX = 40
 
 

@@ -283,4 +283,22 @@ def test_statute_articles_numbered_by_a_paragraph_style_list():
 def test_word_table_of_contents_is_marked():
     doc = read_document(OFFICE / "statute_示例市养犬管理规定.docx")
     toc = [doc.text[b.start : b.end] for b in doc.blocks if b.style == "toc"]
-    assert toc == ["目录", "第一章 总则 1", "第二章 养犬登记 2", "第三章 养犬行为规范 3", "第四章 附则 4"]
+    assert toc == ["目录", "第一章 总则\t1", "第二章 养犬登记\t2", "第三章 养犬行为规范\t3", "第四章 附则\t4"]
+
+
+def test_tab_aligned_columns_in_a_paragraph_stay_tab_separated():
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("项目\t结果\t\t单位")
+    document.add_paragraph("白细胞计数   12.5\t10^9/L")
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "甲\t乙"
+    table.cell(0, 1).text = "丙"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "tabs.docx")
+    lines = doc.text.split("\n")
+    assert "项目\t结果\t单位" in lines  # a run of tabs is one column break
+    assert "白细胞计数 12.5\t10^9/L" in lines  # spaces stay spaces
+    assert "甲 乙\t丙" in lines  # inside a table cell a tab is a space: tabs separate cells

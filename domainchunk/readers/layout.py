@@ -35,13 +35,16 @@ def join_wrapped(left: str, right: str) -> str:
 
 
 def clean_line(text: str) -> str:
-    """One line of document text: normalised, whitespace runs (tabs, newlines) as one space."""
-    return _SPACES.sub(" ", normalize_text(text)).strip()
+    """One line of document text: normalised, whitespace runs as one space, except that a run
+    holding a tab is one tab (tab-aligned columns typed in a paragraph stay columns)."""
+    text = _SPACES.sub(lambda m: "\t" if "\t" in m.group() else " ", normalize_text(text))
+    return text.strip()
 
 
 def clean_cell(text: str) -> str:
-    """A table cell's text on one line: its internal line breaks are soft wraps."""
-    pieces = [p for p in (clean_line(part) for part in normalize_text(text).split("\n")) if p]
+    """A table cell's text on one line: its internal line breaks are soft wraps. Tabs separate
+    cells in the document text, so inside a cell they are spaces."""
+    pieces = [p for p in (clean_line(part).replace("\t", " ") for part in normalize_text(text).split("\n")) if p]
     joined = ""
     for piece in pieces:
         joined = join_wrapped(joined, piece)
