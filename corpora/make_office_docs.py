@@ -188,6 +188,35 @@ class Flow:
 # ---------------------------------------------------------------- regulation PDF
 
 
+def regulation_parts() -> list[tuple[str, str]]:
+    """The regulation in reading order as (chapter | article | item, text): one source for its PDF and DOCX."""
+    parts: list[tuple[str, str]] = []
+    article = 0
+    for chapter, articles in REGULATION:
+        parts.append(("chapter", chapter))
+        for text in articles:
+            article += 1
+            parts.append(("article", f"第{cn(article)}条　{text}"))
+            parts += [("item", item) for item in ITEMS_AFTER.get(article, [])]
+    return parts
+
+
+def regulation_units() -> list[Unit]:
+    """Gold units of the regulation: each article, with the chapter heading that follows it as its last line."""
+    units: list[Unit] = []
+    chapter = ""
+    for kind, text in regulation_parts():
+        if kind == "chapter":
+            chapter = text.replace("　", " ")
+            if units:
+                units[-1].lines.append(text)
+        elif kind == "article":
+            units.append(Unit([chapter, text.split("　", 1)[0]], [text]))
+        else:
+            units[-1].lines.append(text)
+    return units
+
+
 def regulation_pdf() -> None:
     """Statute-like: title page with a 目录 (dot leaders), running header, footer page numbers."""
     buffer = io.BytesIO()
@@ -197,29 +226,19 @@ def regulation_pdf() -> None:
     flow.line("目　录", size=14, centred=True)
     for number, (chapter, _) in enumerate(REGULATION, start=1):
         flow.line(f"{chapter} {'…' * 20} {number}")
-    units: list[Unit] = []
-    article = 0
-    for chapter, articles in REGULATION:
-        flow.need(80)  # no chapter heading alone at a page foot
-        flow.line(chapter, size=14, centred=True)
-        if units:
-            units[-1].lines.append(chapter)
-        for text in articles:
-            article += 1
-            label = f"第{cn(article)}条"
-            body = f"{label}　{text}"
-            lines = flow.paragraph(body)
-            units.append(Unit([chapter.replace("　", " "), label], [body]))
-            for item in ITEMS_AFTER.get(article, []):
-                flow.paragraph(item)
-                units[-1].lines.append(item)
-            if "第十条规定的" in text:
-                assert any(line.startswith("第十条规定的") for line in lines), lines  # the trap for readers
+    for kind, text in regulation_parts():
+        if kind == "chapter":
+            flow.need(80)  # no chapter heading alone at a page foot
+            flow.line(text, size=14, centred=True)
+            continue
+        lines = flow.paragraph(text)
+        if "第十条规定的" in text and kind == "article":
+            assert any(line.startswith("第十条规定的") for line in lines), lines  # the trap for readers
     assert flow.split_paragraphs, "no article runs over a page break"
     assert flow.page >= 3, flow.page
     flow.close()
     (OUT / "regulation_示例市公共数据开放管理办法.pdf").write_bytes(buffer.getvalue())
-    write_gold("regulation_示例市公共数据开放管理办法.pdf", "statute", units)
+    write_gold("regulation_示例市公共数据开放管理办法.pdf", "statute", regulation_units())
 
 
 # ---------------------------------------------------------------- lab report PDF
@@ -503,23 +522,13 @@ def statute_docx() -> None:
 
     document = Document()
     document.add_heading(REGULATION_TITLE, level=0)  # the Title style
-    units: list[Unit] = []
-    article = 0
-    for chapter, articles in REGULATION:
-        document.add_heading(chapter, level=1)
-        if units:
-            units[-1].lines.append(chapter)
-        for text in articles:
-            article += 1
-            label = f"第{cn(article)}条"
-            body = f"{label}　{text}"
-            document.add_paragraph(body)
-            units.append(Unit([chapter.replace("　", " "), label], [body]))
-            for item in ITEMS_AFTER.get(article, []):
-                document.add_paragraph(item)
-                units[-1].lines.append(item)
+    for kind, text in regulation_parts():
+        if kind == "chapter":
+            document.add_heading(text, level=1)
+        else:
+            document.add_paragraph(text)
     _save_docx(document, "statute_示例市公共数据开放管理办法.docx")
-    write_gold("statute_示例市公共数据开放管理办法.docx", "statute", units)
+    write_gold("statute_示例市公共数据开放管理办法.docx", "statute", regulation_units())
 
 
 # ---------------------------------------------------------------- WPS-style statute PDF: TOC page, plain centred chapters
