@@ -49,7 +49,8 @@ def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn |
         alone = len(line) <= HEADING_MAX and not _SENTENCE_END.search(line)
         body = _trim(text, sec.unit.end, end)[0] if alone else sec.unit.start
     else:
-        body = sec.headings[-1].end if sec.headings else start
+        # past the blank lines after the headings, or the first piece would be the headings alone
+        body = _trim(text, sec.headings[-1].end, end)[0] if sec.headings else start
     body = max(body, start)
     head = _measure(text, start, body, size)
     if head >= max_chars // 2:  # headings too long to carry: they go alone rather than break the limit
