@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import regex
@@ -18,7 +19,8 @@ _TITLE = regex.compile(
     r"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{2,60}?(?:法|条例|规定|办法|细则|解释|决定|通知|修正案)(?:（[^）\n]{1,20}）)?)[ \t\u3000]*$",
     regex.MULTILINE,
 )
-_PARAGRAPH_START = regex.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
+# The standard re module: this runs once or twice per article, where regex's per-call cost shows.
+_PARAGRAPH_START = re.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
 _PEEK = 16  # how far the item test of a paragraph start looks past its newline
 
 
@@ -48,7 +50,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
             meta["article_sub"] = unit.num[1]
     # 款 are the article's paragraphs: count paragraph starts from the article's first line.
     text = doc.text
-    first = 1 + _paragraph_starts(text, unit.end, max(start, unit.end))
+    first = 1 if start <= unit.end else 1 + _paragraph_starts(text, unit.end, start)
     last = first + _paragraph_starts(text, max(start, unit.end), end)
     meta["paragraphs"] = [first, last]
     body_from = max(start, unit.content + len(unit.label))
