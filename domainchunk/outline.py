@@ -6,15 +6,19 @@ It reads a rule file's levels and a document's text and builds an
 document text; nothing is sliced here.
 
 Steps:
-1. one combined regex pass finds the lines that could open any level;
-2. each candidate line is given to the first level whose pattern matches it;
-   lines inside a table of contents are skipped;
-3. per level, numbered candidates keep only the longest increasing run of
-   numbers (so a cross-reference such as ``第十条规定的…`` that lands at a line
-   start, out of sequence, is not an article), and levels that apply only to
-   documents without some other level are dropped when that level occurs;
-4. headings open path elements and go with the next unit; each unit is a
-   section; inner levels are recorded as split points for oversize sections.
+1. one combined regex pass finds the lines (and, for ``anchor: sentence``
+   levels, the sentence starts) where some level could open; lines inside a
+   table of contents are skipped;
+2. each candidate goes to the first level whose pattern matches it and whose
+   ordering conditions hold (``after``, ``before``, ``follows``);
+3. per level and region (``restart_at``), numbered candidates keep only the
+   longest increasing run of numbers, so a cross-reference such as
+   ``第十条规定的…`` that lands at a line start, out of sequence, is not an
+   article; levels that do not apply in a region (``only_without``,
+   ``yields_to``) give their lines to the next level that matches them;
+4. headings open path elements and go with the next unit (``lead`` lines
+   above a boundary join its section); each unit is a section; inner levels
+   are split points for sections over the limit.
 """
 from __future__ import annotations
 
@@ -35,9 +39,8 @@ LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}[ \t]+)?"
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
 _PREFIX = regex.compile(LINE_PREFIX)
-_WS = regex.compile(r"\s+")
 _SENTENCE_END = regex.compile(r"[。；;！？!?]")
-_TOC_TITLE = regex.compile(r"^目\s*录$")
+_TOC_TITLE = regex.compile(r"(?m)^[ \t\u3000#]*目[ \t\u3000]*录[ \t\u3000]*$")
 _TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,}|\t)\s*\d+\s*$")
 HEADING_MAX = 40
 
@@ -170,7 +173,7 @@ def toc_spans(doc: Document) -> list[tuple[int, int]]:
     """
     text = doc.text
     spans = [(b.start, b.end) for b in doc.blocks if b.style == "toc"]
-    for m in regex.finditer(r"(?m)^[ \t\u3000#]*目[ \t\u3000]*录[ \t\u3000]*$", text):
+    for m in _TOC_TITLE.finditer(text):
         first = None
         pos = m.end()
         while pos < len(text):
