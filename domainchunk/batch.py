@@ -18,6 +18,7 @@ that Python code (and the Ray integration) can drive it:
 from __future__ import annotations
 
 import fnmatch
+import gc
 import hashlib
 import json
 import multiprocessing as mp
@@ -290,6 +291,9 @@ def _context():
         from .rulefile import load_rules
 
         warm_patterns(load_rules().values())
+        # What the workers inherit is never garbage: left to the collector, every worker would
+        # walk (and so copy, page by page) the parent's whole heap.
+        gc.freeze()
         return mp.get_context("fork")
     if "forkserver" in methods:
         ctx = mp.get_context("forkserver")
