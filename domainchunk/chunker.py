@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
-from .outline import _SENTENCE_END, HEADING_MAX, Outline, Section, build_outline
+from .outline import Outline, Section, build_outline, reads_as_heading
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -46,7 +46,7 @@ def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn |
     if sec.unit is not None:
         # A unit whose line is only its heading (病史特点： alone) keeps that line with its first piece.
         line = text[sec.unit.content : sec.unit.end].strip()
-        alone = len(line) <= HEADING_MAX and not _SENTENCE_END.search(line)
+        alone = reads_as_heading(line)
         body = _trim(text, sec.unit.end, end)[0] if alone else sec.unit.start
     else:
         # past the blank lines after the headings, or the first piece would be the headings alone

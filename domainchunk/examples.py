@@ -8,15 +8,9 @@ from dataclasses import dataclass
 
 from .chunker import chunk_with_rules
 from .models import Chunk
+from .normalize import squash_whitespace
 from .readers.text import text_document
 from .rulefile import Example, RuleFile
-
-_WS = str.maketrans("", "", " \t\n\u3000")
-
-
-def _squash(s: str) -> str:
-    return s.translate(_WS)
-
 
 @dataclass(frozen=True)
 class ExampleResult:
@@ -37,7 +31,7 @@ def check_example(rules: RuleFile, example: Example) -> list[str]:
     failures += _check_expected(example, chunks)
     for bad in example.not_starts:
         for c in chunks:
-            if _squash(c.text).startswith(_squash(bad)):
+            if squash_whitespace(c.text).startswith(squash_whitespace(bad)):
                 failures.append(f"chunk {c.index} starts with {bad!r}, which is not a boundary")
     return failures
 
@@ -46,8 +40,8 @@ def _check_expected(example: Example, chunks: list[Chunk]) -> list[str]:
     failures = []
     pos = 0
     for exp in example.chunks:
-        want = _squash(exp.starts)
-        j = next((k for k in range(pos, len(chunks)) if _squash(chunks[k].text).startswith(want)), None)
+        want = squash_whitespace(exp.starts)
+        j = next((k for k in range(pos, len(chunks)) if squash_whitespace(chunks[k].text).startswith(want)), None)
         if j is None:
             got = [c.text[:12] for c in chunks]
             failures.append(f"no chunk starts with {exp.starts!r} (chunks start: {got})")

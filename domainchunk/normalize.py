@@ -58,6 +58,14 @@ def normalize_chars(text: str) -> str:
     return text.translate(_table()) if _lookalike().search(text) else text
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
+def squash_whitespace(text: str) -> str:
+    """The text without any whitespace: how labels, terms and expected chunk starts are compared."""
+    return _WHITESPACE.sub("", text)
+
+
 def normalize_text(text: str) -> str:
     """Whole-text normalisation for a reader: newlines, invisible characters, lookalikes."""
     if "\r" in text:

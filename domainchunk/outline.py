@@ -151,9 +151,14 @@ def _label(level: Level, m: regex.Match, line: str) -> str:
     token = m.group("label") if "label" in m.groupdict() and m.group("label") else m.group("_all")
     if level.label == "line":
         return _collapse(line)
-    if level.label == "heading" and len(line) <= HEADING_MAX and not _SENTENCE_END.search(line):
+    if level.label == "heading" and reads_as_heading(line):
         return _collapse(line)
     return _collapse(token)
+
+
+def reads_as_heading(line: str) -> bool:
+    """Short and without a sentence end: a line that heads text rather than saying something."""
+    return len(line) <= HEADING_MAX and not _SENTENCE_END.search(line)
 
 
 def _number(m: regex.Match) -> tuple[int, int] | None:

@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import RuleError
+from .normalize import squash_whitespace
 from .numerals import CHINESE_NUMERAL
 
 PATTERN_TIMEOUT = 2.0  # seconds for one regex call on one document
@@ -248,9 +249,9 @@ class RuleFile(_Strict):
 
     def term(self, group: str, text: str) -> str | None:
         """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
-        wanted = _squash(text)
+        wanted = squash_whitespace(text)
         for canonical, aliases in self.terms.get(group, {}).items():
-            if wanted in (_squash(canonical), *map(_squash, aliases)):
+            if wanted in (squash_whitespace(canonical), *map(squash_whitespace, aliases)):
                 return canonical
         return None
 
@@ -263,11 +264,6 @@ class RuleFile(_Strict):
 
 
 _TERM_REF = regex.compile(r"\{terms\.(\w+)\}")
-_SPACES = regex.compile(r"[ \t\u3000]+")
-
-
-def _squash(text: str) -> str:
-    return _SPACES.sub("", text)
 
 
 def _alternation(vocab: dict[str, list[str]]) -> str:
