@@ -25,6 +25,7 @@ from lxml import etree
 from ..errors import ReadError
 from ..models import Document
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, looks_like_header
+from .limits import check_archive
 
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
@@ -515,6 +516,7 @@ def _check_package(data: bytes, source: str) -> None:
 
 
 def read_docx(data: bytes, source: str) -> Document:
+    check_archive(data, source)
     _check_package(data, source)
     try:
         document = open_docx(io.BytesIO(data))
