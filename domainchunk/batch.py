@@ -34,7 +34,7 @@ import threading
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -96,10 +96,10 @@ class Fingerprints:
 
     def key(self, doc_type: str | None) -> dict[str, Any]:
         rules = self.registry.get(doc_type or "")
-        o = self.options
+        # Every option is part of the output's recipe; the rules folder counts by its files' content.
+        options = {k: v for k, v in asdict(self.options).items() if k != "rules_dir"}
         return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
-                "doc_type": o.doc_type, "max_chars": o.max_chars, "mask_phi": o.mask_phi, "format": o.fmt,
-                "context_fit": o.context_fit}
+                **options}
 
 
 def check_options(options: Options) -> Fingerprints:
