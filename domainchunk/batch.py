@@ -823,7 +823,9 @@ def _sink(batch: Batch, stream: IO[str] | None) -> Sink:
             return StreamSink(open(batch.output, "w", encoding="utf-8"), str(batch.output), owned=True)
     if batch.to_dir:
         return DirSink(batch.output, batch.options.fmt)
-    return FileSink(batch.output, batch.options.fmt)
+    # A linked output is written where the link leads: renaming over the link would replace it
+    # (as root, over /dev/stdout, the system's own).
+    return FileSink(Path(real(batch.output)), batch.options.fmt)
 
 
 def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,
