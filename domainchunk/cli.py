@@ -185,9 +185,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     failed = 0
-    for path in args.paths:
+    for path in _documents(args.paths):
         try:
-            doc = read_document(Path(path))
+            doc = read_document(path)
         except DomainChunkError as exc:
             _err(str(exc))
             failed += 1
@@ -204,8 +204,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from .examples import rules_without_examples, run_examples
     from .rulefile import load_rules
 
+    if args.action == "diff":
+        return cmd_rules_diff(args)
+    if len(args.dir) > 1:
+        _err(f"rules {args.action}: one rules folder at most")
+        return EXIT_USAGE
     try:
-        registry = load_rules(args.dir)
+        registry = load_rules(args.dir[0] if args.dir else None)
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -233,8 +238,65 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_FAILED if bad else EXIT_OK
 
 
+def _documents(paths: list[str]) -> list[Path]:
+    """The files ``chunk`` would take for these arguments: files, folders (recursive), @lists."""
+    from .batch import collect_inputs
+
+    return [i.path for i in collect_inputs(paths)]
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from .errors import DomainChunkError
+    from .pipeline import chunk
+    from .review import review_html
+
+    results, failed = [], 0
+    for path in _documents(args.paths):
+        try:
+            results.append(chunk(path, doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
+                                 mask_phi=args.mask_phi))
+        except DomainChunkError as exc:
+            _err(str(exc))
+            failed += 1
+    if not results:
+        return EXIT_FAILED
+    Path(args.output).write_text(review_html(results, max_chars=args.max_chars, rules_dir=args.rules), encoding="utf-8")
+    if not args.quiet:
+        print(f"{args.output}: {len(results)} documents, {sum(len(r.chunks) for r in results)} chunks", file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from .errors import DomainChunkError
+    from .pipeline import chunk
+    from .rulefile import load_rules
+    from .rulesdiff import diff_corpus, diff_html, summary_lines
+
+    if len(args.dir) < 3:
+        _err("rules diff: usage: domainchunk rules diff OLD_RULES_DIR NEW_RULES_DIR CORPUS...")
+        return EXIT_USAGE
+    old, new, *corpus = args.dir
+    try:
+        load_rules(old), load_rules(new)
+    except DomainChunkError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    options = dict(max_chars=args.max_chars)
+    diffs = diff_corpus(_documents(corpus), partial(chunk, rules_dir=old, **options), partial(chunk, rules_dir=new, **options))
+    for line in summary_lines(diffs):
+        print(line)
+    if args.html:
+        Path(args.html).write_text(diff_html(diffs, old, new), encoding="utf-8")
+    return EXIT_FAILED if any(d.changed for d in diffs) else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="domainchunk", description="Structure-aware chunking of Chinese legal and medical documents.")
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"domainchunk {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("chunk", help="chunk files or folders into JSONL",
                        description="Chunk documents: files, folders (recursive) or @list files (one path a line).")
@@ -262,13 +324,28 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-v", "--verbose", action="store_true", help="log each file on standard error")
     c.set_defaults(func=cmd_chunk)
     d = sub.add_parser("detect", help="print each file's document type, score and reasons")
-    d.add_argument("paths", nargs="+")
+    d.add_argument("paths", nargs="+", help="files, folders (recursive) or @paths.txt, as for chunk")
     d.add_argument("--rules", default=None)
     d.set_defaults(func=cmd_detect)
-    r = sub.add_parser("rules", help="list, check or test rule files")
-    r.add_argument("action", choices=["list", "check", "test", "schema"],
+    v = sub.add_parser("view", help="write a review page: every chunk boundary marked, with its rule and metadata",
+                       description="One self-contained HTML file (no network) for reviewing how documents were chunked.")
+    v.add_argument("paths", nargs="+", help="files or folders")
+    v.add_argument("-o", "--output", default="review.html", help="the HTML file to write (default: review.html)")
+    v.add_argument("--doc-type", default="auto")
+    v.add_argument("--max-chars", type=int, default=None)
+    v.add_argument("--rules", default=None)
+    v.add_argument("--mask-phi", action="store_true", help="show the masked text")
+    v.add_argument("-q", "--quiet", action="store_true")
+    v.set_defaults(func=cmd_view)
+    r = sub.add_parser("rules", help="list, check, test or diff rule files",
+                       description="diff: domainchunk rules diff OLD_RULES_DIR NEW_RULES_DIR CORPUS... [--html F] "
+                       "chunks the corpus with both rule sets and reports every boundary that changed (exit 1 if any).")
+    r.add_argument("action", choices=["list", "check", "test", "schema", "diff"],
                    help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
-    r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
+    r.add_argument("dir", nargs="*", default=None, help="a folder of rule files (added to the built-in ones); "
+                   "for diff: OLD_DIR NEW_DIR then documents or folders")
+    r.add_argument("--html", default=None, help="diff: also write the report as HTML")
+    r.add_argument("--max-chars", type=int, default=None, help="diff: size limit of a chunk")
     r.set_defaults(func=cmd_rules)
     return p
 
