@@ -89,7 +89,7 @@ def test_review_page_marks_every_chunk_and_shows_a_clicked_chunks_rule(browser, 
 def test_review_page_stays_paged_on_a_two_thousand_article_code(browser, tmp_path: Path) -> None:
     body = "示范法典\n\n" + "\n".join(
         (f"第{k // 50 + 1}章 示范章\n" if k % 50 == 0 else "") + f"第{k + 1}条 本条规定示范事项第{k + 1}项。" for k in range(2000))
-    result = domainchunk.chunk_document(domainchunk.load_source(body))
+    result = domainchunk.chunk_text(body)
     assert len(result.chunks) >= 2000
     html = tmp_path / "code.html"
     html.write_text(review_html([result]), encoding="utf-8")
@@ -103,7 +103,7 @@ def test_review_page_stays_paged_on_a_two_thousand_article_code(browser, tmp_pat
 
 
 def test_review_html_escapes_document_text() -> None:
-    result = domainchunk.chunk_document(domainchunk.load_source("第一条 </script><script>alert(1)</script>"))
+    result = domainchunk.chunk_text("第一条 </script><script>alert(1)</script>")
     html = review_html([result])
     assert "</script><script>alert(1)" not in html
     assert html.count("<script") == 2  # the data and the page script, nothing from the text

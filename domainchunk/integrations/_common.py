@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Callable
+from typing import Any
 
 from ..models import Chunk, ChunkedDocument
-from ..pipeline import chunk_document
-from ..readers.text import text_document
 
 # Keys every adapter writes for a chunk; a chunk's own metadata comes under "metadata".
 CHUNK_KEYS = ("source", "index", "start", "end", "path", "kind", "doc_type", "pages", "rule")
@@ -40,8 +38,3 @@ def chunk_fields(result: ChunkedDocument, i: int, *, json_metadata: bool = False
     fields["metadata"] = json.dumps(c.metadata, ensure_ascii=False, sort_keys=True) if json_metadata else dict(c.metadata)
     return fields
 
-
-def chunk_string(text: str, name: str | None = None, **options: Any) -> ChunkedDocument:
-    """Chunk ``text`` itself (a framework hands over text, never a path to guess at)."""
-    doc = text_document(text, name or "<text>", markdown=text.lstrip().startswith("#"))
-    return chunk_document(doc, **options)

@@ -25,8 +25,8 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 
 from ..models import ChunkedDocument
-from ..pipeline import chunk
-from ._common import chunk_fields, chunk_string
+from ..pipeline import chunk, chunk_text
+from ._common import chunk_fields
 
 __all__ = ["DomainChunkLoader", "DomainChunkSplitter"]
 
@@ -69,7 +69,7 @@ class DomainChunkSplitter(TextSplitter):
 
     def chunk(self, text: str, name: str | None = None) -> ChunkedDocument:
         """The full result for ``text``: document, detection and chunks."""
-        return chunk_string(text, name, **self._options)
+        return chunk_text(text, name=name or "<text>", **self._options)
 
     def split_text(self, text: str) -> list[str]:
         return [c.text for c in self.chunk(text).chunks]

@@ -23,8 +23,8 @@ from llama_index.core.schema import BaseNode, Document, NodeRelationship, Relate
 from pydantic import Field, PrivateAttr
 
 from ..models import ChunkedDocument
-from ..pipeline import chunk
-from ._common import chunk_fields, chunk_string
+from ..pipeline import chunk, chunk_text
+from ._common import chunk_fields
 
 __all__ = ["DomainChunkNodeParser", "DomainChunkReader"]
 
@@ -88,8 +88,8 @@ class DomainChunkNodeParser(NodeParser):
         out: list[BaseNode] = []
         for doc in nodes:
             name = doc.metadata.get("file_path") or doc.metadata.get("source") or doc.node_id
-            result = chunk_string(
-                doc.get_content(), str(name), doc_type=self.doc_type, max_chars=self.max_chars,
+            result = chunk_text(
+                doc.get_content(), name=str(name), doc_type=self.doc_type, max_chars=self.max_chars,
                 rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi,
             )
             out.extend(_nodes(result, doc if isinstance(doc, Document) else None))
