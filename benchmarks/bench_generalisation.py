@@ -4,7 +4,7 @@ Corpora: corpora/ (ours), ../shared/corpus (shared), ../shared/corpus-large in f
 (large); variants: the document as it is, the text re-layouts of tests/relayout.py
 (no spaces, hard-wrapped at 36, page furniture, glued page numbers, CRLF,
 full-width indentation, Markdown marks removed) and, for the smallest text
-document of each type, printed to PDF and saved to DOCX (heading styles, none,
+documents of each type, printed to PDF and saved to DOCX (heading styles, none,
 tables). Chunking runs in-process with ``max_chars=1000``; scores are those of
 ../shared/tools/score.py (tests/scoring.py). Cells below the issue's target
 (recall, path and type at least 0.99, corpus-large 0.999; spurious at most 0.01)
