@@ -10,7 +10,7 @@ tables). Chunking runs in-process with ``max_chars=1000``; scores are those of
 (recall, path and type at least 0.99, corpus-large 0.999; spurious at most 0.01)
 are bold.
 
-    python benchmarks/bench_generalisation.py [--corpus ours,shared,large] [--variants orig,nospace,...]
+    python benchmarks/bench_generalisation.py [--corpus ours,shared,large] [--variants orig,nospace,...] [--per-doc]
     python benchmarks/bench_generalisation.py --update-floors   # rewrite tests/metamorphic_floors.yaml
 
 ``--update-floors`` measures what the suite asserts (ours, shared and the
@@ -51,6 +51,18 @@ def markdown_table(corpus: str, table: dict[str, dict[str, dict]]) -> list[str]:
     return lines
 
 
+def per_doc_lines(corpus: str, variants: list[str]) -> list[str]:
+    """The documents that lose something under each variant: where to look first."""
+    lines = [f"| {corpus} variant | document | type (predicted) | units | found | path ok | chunks | spurious |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for variant in variants:
+        for r in g.score_variant(corpus, variant):
+            if r.found < r.units or r.path_ok < r.found or r.spurious or not r.type_ok:
+                lines.append(f"| {variant} | {r.doc} | {r.gold_type} ({r.pred_type}) | {r.units} | {r.found} "
+                             f"| {r.path_ok} | {r.chunks} | {r.spurious} |")
+    return lines
+
+
 def update_floors() -> None:
     measured = g.measure_floored()
     previous = g.load_floors() if g.FLOORS_FILE.is_file() else {}
@@ -66,6 +78,7 @@ def main() -> int:
     ap.add_argument("--corpus", default="ours,shared,large")
     ap.add_argument("--variants", default=",".join(g.VARIANTS))
     ap.add_argument("--update-floors", action="store_true", help="rewrite tests/metamorphic_floors.yaml")
+    ap.add_argument("--per-doc", action="store_true", help="then list the documents that lose units, paths or type")
     args = ap.parse_args()
     if args.update_floors:
         update_floors()
@@ -81,6 +94,8 @@ def main() -> int:
             print(f"{corpus}: absent, skipped\n")
             continue
         print("\n".join(markdown_table(corpus, g.measure(corpus, variants))) + "\n")
+        if args.per_doc:
+            print("\n".join(per_doc_lines(corpus, variants)) + "\n")
     print(f"{time.perf_counter() - started:.0f} s in all")
     return 0
 
