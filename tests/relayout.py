@@ -4,8 +4,9 @@ Each text variant maps a document's text to the same document laid out
 differently; gold files stay valid because the scorer ignores whitespace and
 allows unpunctuated heading text (page furniture, a running title) before an
 anchor. Furniture goes only at *safe* line boundaries (after a line that ends a
-sentence and is longer than an anchor), so it never lands inside a unit's
-anchor, which is the unit's first characters and may run over a line break.
+sentence and is longer than an anchor, or after a Markdown heading), so it never
+lands inside a unit's anchor, which is the unit's first characters and may run
+over a line break.
 
 The renderings (``RENDERINGS``) turn a text into the bytes of another format:
 printed to PDF, saved to DOCX with or without heading styles, with
@@ -73,11 +74,14 @@ def _safe_boundaries(lines: list[str]) -> list[int]:
     """Indexes ``i`` where furniture may go between ``lines[i]`` and ``lines[i + 1]``, about
     every PAGE_LINES lines: the first boundary at or after each page end where ``lines[i]``
     ends a sentence and is long enough to hold a whole anchor, so no anchor runs over it
-    (after a short ``第二条 房屋用途。`` the anchor goes on into the next line)."""
+    (after a short ``第二条 房屋用途。`` the anchor goes on into the next line), or is a
+    Markdown heading, which belongs to no anchor: furniture then falls between a heading
+    and its first article, as a page break after a chapter title puts it."""
     picked, due = [], PAGE_LINES - 1
     for i in range(len(lines) - 1):
         line = lines[i]
-        safe = _SENTENCE_END.search(line) and len(_INLINE_SPACE.sub("", line)) >= ANCHOR_CHARS
+        ends_sentence = _SENTENCE_END.search(line) and len(_INLINE_SPACE.sub("", line)) >= ANCHOR_CHARS
+        safe = ends_sentence or _MARKDOWN_HEADING.match(line)
         if i >= due and safe and lines[i + 1].strip():
             picked.append(i)
             due = i + PAGE_LINES
