@@ -54,13 +54,19 @@ class Options:
     rules_dir: str | None = None
     mask_phi: bool = False
     fmt: str = "jsonl"
+    # Retrieval options (domainchunk.packing); the tokenizer travels as its spec, built in the worker.
+    pack: bool = False
+    parents: bool = False
+    overlap: int = 0
+    tokenizer: str | None = None
 
     def key(self, rules_version: str) -> dict[str, Any]:
         """What the manifest compares: any change means the output must be redone."""
         from . import __version__
 
         return {"rules": rules_version, "doc_type": self.doc_type, "max_chars": self.max_chars,
-                "mask_phi": self.mask_phi, "format": self.fmt, "domainchunk": __version__}
+                "mask_phi": self.mask_phi, "format": self.fmt, "domainchunk": __version__,
+                "pack": self.pack, "parents": self.parents, "overlap": self.overlap, "tokenizer": self.tokenizer}
 
 
 def check_options(options: Options) -> str:
@@ -71,6 +77,12 @@ def check_options(options: Options) -> str:
         raise UsageError("--format", f"unknown format {options.fmt!r} (known: {', '.join(FORMATS)})")
     if options.max_chars is not None and options.max_chars < 1:
         raise UsageError("--max-chars", "max_chars must be at least 1")
+    if options.overlap < 0:
+        raise UsageError("--overlap", "overlap must be at least 0")
+    if options.tokenizer is not None:
+        from .packing import size_function
+
+        size_function(options.tokenizer)  # UsageError names a missing file or package
     registry = load_rules(options.rules_dir)  # RuleError names the bad rule file
     if options.doc_type != "auto" and options.doc_type not in registry:
         known = ", ".join(["auto", *sorted(registry)])
@@ -155,7 +167,8 @@ def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip
 # ---------------------------------------------------------------- one document
 
 # Parquet and Ray rows: the JSONL record's fields, metadata as JSON text (its keys vary by document).
-ROW_FIELDS = ("index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "source", "metadata")
+ROW_FIELDS = ("index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "source", "metadata",
+              "id", "parent_id", "prev_id", "next_id", "children", "size")
 
 
 def arrow_schema():
@@ -164,7 +177,9 @@ def arrow_schema():
     return pa.schema([("index", pa.int64()), ("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
                       ("path", pa.list_(pa.string())), ("kind", pa.string()), ("doc_type", pa.string()),
                       ("pages", pa.list_(pa.int64())), ("rule", pa.string()), ("source", pa.string()),
-                      ("metadata", pa.string())])
+                      ("metadata", pa.string()), ("id", pa.string()), ("parent_id", pa.string()),
+                      ("prev_id", pa.string()), ("next_id", pa.string()), ("children", pa.list_(pa.string())),
+                      ("size", pa.int64())])
 
 
 def to_row(record: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +241,14 @@ def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
     try:
         doc = read_document(source, data=data)
         stage = "chunk"
-        result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, mask_phi=options.mask_phi)
+        size = None
+        if options.tokenizer is not None:
+            from .packing import size_function
+
+            size = size_function(options.tokenizer)
+        result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, size,
+                                mask_phi=options.mask_phi, pack=options.pack, parents=options.parents,
+                                overlap=options.overlap)
         stage = "render"
         out.payload, out.chunks, out.doc_type = render(result, options.fmt), len(result.chunks), result.detection.doc_type
     except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record

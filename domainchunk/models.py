@@ -89,6 +89,14 @@ class Chunk(BaseModel):
     rule: str | None = None
     source: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Retrieval links (domainchunk.packing): a stable id from source, offsets and rules; the
+    # enclosing heading's record; the neighbours in document order; a pack's or parent's members.
+    id: str | None = None
+    parent_id: str | None = None
+    prev_id: str | None = None
+    next_id: str | None = None
+    children: list[str] = Field(default_factory=list)
+    size: int | None = None  # measured by the size function in force (characters by default)
 
     @property
     def context_text(self) -> str:
@@ -130,6 +138,8 @@ class ChunkedDocument(BaseModel):
     document: Document
     detection: Detection
     chunks: list[Chunk]
+    # With ``parents=True``: one record per enclosing heading (编/章/节, part …), kind ``parent``.
+    parents: list[Chunk] = Field(default_factory=list)
 
     def records(self) -> list[dict[str, Any]]:
-        return [c.to_record() for c in self.chunks]
+        return [c.to_record() for c in (*self.chunks, *self.parents)]

@@ -9,6 +9,7 @@ from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
 from .errors import DomainChunkError, UsageError
 from .models import ChunkedDocument, Detection, Document
+from .packing import finish
 from .readers import read_document
 from .readers.text import text_document
 from .rulefile import RuleFile, load_rules
@@ -45,6 +46,10 @@ def chunk_document(
     rules_dir: str | os.PathLike | None = None,
     size: Callable[[str], int] | None = None,
     mask_phi: bool = False,
+    *,
+    pack: bool = False,
+    parents: bool = False,
+    overlap: int = 0,
 ) -> ChunkedDocument:
     if mask_phi:
         from .phi import mask_document
@@ -56,8 +61,13 @@ def chunk_document(
     doc.doc_type = rules.doc_type
     if max_chars is not None and max_chars < 1:
         raise UsageError(doc.source, "max_chars must be at least 1")
-    _, chunks = chunk_with_rules(doc, rules, max_chars, size)
-    return ChunkedDocument(document=doc, detection=detection, chunks=chunks)
+    limit = max_chars or rules.max_chars
+    if overlap < 0 or overlap * 2 > limit:
+        raise UsageError(doc.source, f"overlap must be between 0 and half the size limit ({limit // 2})")
+    _, chunks = chunk_with_rules(doc, rules, max_chars, size, overlap)
+    chunks, records = finish(doc, chunks, fingerprint=rules.fingerprint(), max_chars=limit, size=size,
+                             pack=pack, parents=parents)
+    return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
 
 def chunk(
@@ -68,6 +78,10 @@ def chunk(
     size: Callable[[str], int] | None = None,
     name: str | None = None,
     mask_phi: bool = False,
+    *,
+    pack: bool = False,
+    parents: bool = False,
+    overlap: int = 0,
 ) -> ChunkedDocument:
     """Chunk a document given as a path, bytes or text.
 
@@ -76,10 +90,15 @@ def chunk(
     e.g. a tokenizer's token count; ``rules_dir`` adds or overrides rule files;
     ``mask_phi`` replaces identifying values (姓名, 身份证号 …) by typed placeholders
     before chunking, so offsets hold against the masked text.
+    ``pack`` merges consecutive units under the same parent into chunks of up to
+    ``max_chars``; ``parents`` adds one record per enclosing heading (``parent_id``
+    resolves to it); ``overlap`` lets the pieces of an oversize unit overlap by up to
+    that many characters (or ``size`` units), never across units.
     Raises :class:`~domainchunk.errors.DomainChunkError` with the file and cause.
     """
     doc = load_source(source, name)
-    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi)
+    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi,
+                          pack=pack, parents=parents, overlap=overlap)
 
 
 __all__ = ["chunk", "chunk_document", "load_source", "DomainChunkError"]
