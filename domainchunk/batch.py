@@ -77,8 +77,8 @@ def check_options(options: Options) -> str:
         raise UsageError("--format", f"unknown format {options.fmt!r} (known: {', '.join(FORMATS)})")
     if options.max_chars is not None and options.max_chars < 1:
         raise UsageError("--max-chars", "max_chars must be at least 1")
-    if options.overlap < 0:
-        raise UsageError("--overlap", "overlap must be at least 0")
+    if options.overlap < 0 or (options.max_chars and options.overlap * 2 > options.max_chars):
+        raise UsageError("--overlap", "overlap must be between 0 and half of --max-chars")
     if options.tokenizer is not None:
         from .packing import size_function
 

@@ -10,6 +10,8 @@ One unit a chunk (an article, a clause, a section) is the default. On top of it:
   fingerprint), ``prev_id``/``next_id`` in document order and a ``size``;
   :func:`parent_records` makes one record per enclosing heading (编/章/节, part) with its span,
   its children and its own parent, and points every chunk's ``parent_id`` at it.
+* :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's best unit
+  and its neighbours.
 * :func:`overlap_pieces` lets the pieces of one oversize unit overlap, never past the unit.
 * :func:`size_function` turns ``--tokenizer`` into a size function.
 """
@@ -17,13 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from bisect import bisect_left
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from .errors import UsageError
 from .models import Chunk, Document
+from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
 PACK_RULE = "pack"
@@ -33,6 +37,17 @@ RANGE_JOIN = "至"  # 第十三条至第十九条, as statutes themselves name a
 
 def _measure(text: str, size: SizeFn | None) -> int:
     return len(text) if size is None else size(text)
+
+
+_FINGERPRINTS: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def rules_fingerprint(rules: RuleFile) -> str:
+    """The rule file's fingerprint, once per loaded rule file (dumping it costs milliseconds a document)."""
+    known = _FINGERPRINTS.get(id(rules))
+    if known is None or known[0]() is not rules:
+        known = _FINGERPRINTS[id(rules)] = (weakref.ref(rules), rules.fingerprint())
+    return known[1]
 
 
 def chunk_id(source: str, role: str, start: int, end: int, fingerprint: str, extra: str = "") -> str:
@@ -157,6 +172,20 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     for i, rec in enumerate(records, len(chunks)):
         rec.index = i
     return records
+
+
+def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float],
+               window: int = 3) -> list[Chunk]:
+    """Small-to-big: what to hand back of a retrieved pack, by the unit chunks' ids.
+
+    Its best-scoring unit with that unit's neighbours, ``window`` units in document order
+    (centred where the pack allows): a question's words often sit next to its answer. A chunk
+    that is a unit itself (no ``children``) is its own result.
+    """
+    members = [units[k] for k in pack.children if k in units] or [pack]
+    best = max(range(len(members)), key=lambda i: score(members[i]))
+    lo = max(0, min(best - window // 2, len(members) - window))
+    return members[lo : lo + window]
 
 
 def overlap_pieces(text: str, pieces: list[tuple[int, int, str]], overlap: int,

@@ -9,7 +9,7 @@ from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
 from .errors import DomainChunkError, UsageError
 from .models import ChunkedDocument, Detection, Document
-from .packing import finish
+from .packing import finish, rules_fingerprint
 from .readers import read_document
 from .readers.text import text_document
 from .rulefile import RuleFile, load_rules
@@ -65,7 +65,7 @@ def chunk_document(
     if overlap < 0 or overlap * 2 > limit:
         raise UsageError(doc.source, f"overlap must be between 0 and half the size limit ({limit // 2})")
     _, chunks = chunk_with_rules(doc, rules, max_chars, size, overlap)
-    chunks, records = finish(doc, chunks, fingerprint=rules.fingerprint(), max_chars=limit, size=size,
+    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
                              pack=pack, parents=parents)
     return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 

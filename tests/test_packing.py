@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import domainchunk
 from domainchunk.errors import UsageError
 from domainchunk.numerals import to_chinese
-from domainchunk.packing import context_text, size_function
+from domainchunk.packing import best_units, context_text, size_function
 
 _WORDS = st.sampled_from(["劳动者", "用人单位", "应当", "依法", "订立", "书面", "合同", "的", "权利", "义务",
                           "。", "，", "；", "本法", "规定", "（一）", "工资", "\n"])
@@ -211,3 +211,24 @@ def test_cli_pack_parents_tokenizer(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(src), "-o", str(tmp_path / "x.jsonl"),
                           "--tokenizer", str(tmp_path / "none.json")], capture_output=True, text=True)
     assert bad.returncode == 2 and "none.json" in bad.stderr
+    wide = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(src), "-o", str(tmp_path / "y.jsonl"),
+                           "--max-chars", "100", "--overlap", "60"], capture_output=True, text=True)
+    assert wide.returncode == 2 and "--overlap" in wide.stderr
+
+
+def test_best_units_hands_back_the_best_unit_and_its_neighbours():
+    text = "示范法\n第一章 总则\n" + "".join(f"第{to_chinese(n)}条 规定{n}。\n" for n in range(1, 7))
+    units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=1000).chunks}
+    pack = domainchunk.chunk(text, doc_type="statute", max_chars=1000, pack=True).chunks[-1]
+    assert len(pack.children) == 6
+    numbered = {c.id: c.metadata["article"] for c in units.values() if "article" in c.metadata}
+
+    def labels(best: int, window: int) -> list[int]:
+        got = best_units(pack, units, lambda c: numbered.get(c.id) == best, window)
+        return [numbered[c.id] for c in got]
+
+    assert labels(4, 3) == [3, 4, 5]
+    assert labels(1, 3) == [1, 2, 3] and labels(6, 3) == [4, 5, 6]  # the window stays inside the pack
+    assert labels(2, 1) == [2]
+    single = next(c for c in units.values() if c.kind == "preamble")
+    assert best_units(single, units, lambda c: 0.0) == [single]  # a unit is its own result
