@@ -19,8 +19,8 @@ the share of answers held by the top k pieces, and by the pieces that fit a char
 compared at equal k and at equal context.
 
 Cuttings: domainchunk one unit a chunk; domainchunk ``pack=True``; small-to-big (rank the
-packs, hand back from each its best-matching unit and that unit's neighbours, ``--per-pack``
-units in all, found through the pack's ``children``); LangChain's
+packs, hand back from each its ``--per-pack`` best-matching units, found through the pack's
+``children``); LangChain's
 ``RecursiveCharacterTextSplitter`` 1000/200; fixed 512-character windows overlapping by 128.
 """
 from __future__ import annotations
@@ -271,7 +271,7 @@ def evaluate(ranked: list[list[Result]], questions: list[Question]) -> dict[str,
 
 def small_to_big(packed: Index, units: Index, unit_of: dict[str, int], tokens: list[str],
                  per_pack: int) -> list[list[int]]:
-    """Rank the packs; each hands back its best unit and that unit's neighbours as one result."""
+    """Rank the packs; each hands back its best-matching units as one result."""
     unit_scores = units.scores(tokens)
     unit_chunks = {k: units.pieces[j].chunk for k, j in unit_of.items()}
     return [[unit_of[u.id] for u in best_units(packed.pieces[p].chunk, unit_chunks,

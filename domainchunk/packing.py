@@ -10,8 +10,8 @@ One unit a chunk (an article, a clause, a section) is the default. On top of it:
   fingerprint), ``prev_id``/``next_id`` in document order and a ``size``;
   :func:`parent_records` makes one record per enclosing heading (编/章/节, part) with its span,
   its children and its own parent, and points every chunk's ``parent_id`` at it.
-* :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's best unit
-  and its neighbours.
+* :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's
+  best-matching units.
 * :func:`overlap_pieces` lets the pieces of one oversize unit overlap, never past the unit.
 * :func:`size_function` turns ``--tokenizer`` into a size function.
 """
@@ -76,7 +76,7 @@ def _merged_metadata(units: list[Chunk]) -> dict[str, Any]:
     cites = [c for u in units for c in u.metadata.get("citations", ())]
     if cites:
         meta["citations"] = list({json.dumps(c, sort_keys=True, ensure_ascii=False): c for c in cites}.values())
-    meta["units"] = [{"id": u.id, "label": u.path[-1] if u.path else "", "kind": u.kind, "start": u.start,
+    meta["units"] = [{"id": u.id, "label": u.path[-1], "kind": u.kind, "start": u.start,
                       "end": u.end, **({"number": u.metadata["number"]} if "number" in u.metadata else {})}
                      for u in units]
     return meta
@@ -87,7 +87,7 @@ def _pack(doc: Document, units: list[Chunk], fingerprint: str) -> Chunk:
         return units[0]
     a, b = units[0].start, units[-1].end
     parent = list(units[0].path[:-1])
-    first, last = (u.path[-1] if u.path else "" for u in (units[0], units[-1]))
+    first, last = units[0].path[-1], units[-1].path[-1]
     return Chunk(index=0, text=doc.text[a:b], start=a, end=b, path=[*parent, f"{first}{RANGE_JOIN}{last}"],
                  kind=PACK_RULE, doc_type=units[0].doc_type, pages=doc.pages_of(a, b), rule=PACK_RULE,
                  source=units[0].source, metadata=_merged_metadata(units),
@@ -110,7 +110,9 @@ def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn
             run.clear()
 
     for unit in units_of(chunks):
-        if len(unit) > 1:  # an oversize unit's pieces: never packed, never cut further
+        # An oversize unit's pieces are never packed nor cut further; a chunk with no path (a
+        # document's title lines) is no unit of any parent.
+        if len(unit) > 1 or not unit[0].path:
             flush()
             out.extend(unit)
             continue
@@ -174,18 +176,14 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     return records
 
 
-def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float],
-               window: int = 3) -> list[Chunk]:
-    """Small-to-big: what to hand back of a retrieved pack, by the unit chunks' ids.
+def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float], n: int = 3) -> list[Chunk]:
+    """Small-to-big: what to hand back of a retrieved pack, found by its children's ids.
 
-    Its best-scoring unit with that unit's neighbours, ``window`` units in document order
-    (centred where the pack allows): a question's words often sit next to its answer. A chunk
-    that is a unit itself (no ``children``) is its own result.
+    Its ``n`` best-scoring units, best first (document order among equals); a chunk that is a
+    unit itself (no ``children``) is its own result.
     """
     members = [units[k] for k in pack.children if k in units] or [pack]
-    best = max(range(len(members)), key=lambda i: score(members[i]))
-    lo = max(0, min(best - window // 2, len(members) - window))
-    return members[lo : lo + window]
+    return sorted(members, key=lambda c: -score(c))[:n]
 
 
 def overlap_pieces(text: str, pieces: list[tuple[int, int, str]], overlap: int,

@@ -148,6 +148,11 @@ def test_pack_path_metadata_and_rule():
     assert second.path == ["第二章 分则", "第四条"] and second.rule == "statute.article"  # one unit stays itself
 
 
+def test_title_lines_are_no_unit_of_a_pack():
+    result = domainchunk.chunk("示范法\n第一条 甲。\n第二条 乙。\n", doc_type="statute", pack=True)
+    assert [(c.path, c.rule) for c in result.chunks] == [([], result.chunks[0].rule), (["第一条至第二条"], "pack")]
+
+
 def test_context_text_capped_to_the_size_function():
     result = domainchunk.chunk("示范法\n第一章 总则\n第一条 " + "规定" * 50 + "。\n", doc_type="statute")
     c = result.chunks[-1]
@@ -216,19 +221,15 @@ def test_cli_pack_parents_tokenizer(tmp_path):
     assert wide.returncode == 2 and "--overlap" in wide.stderr
 
 
-def test_best_units_hands_back_the_best_unit_and_its_neighbours():
+def test_best_units_hands_back_the_best_matching_units():
     text = "示范法\n第一章 总则\n" + "".join(f"第{to_chinese(n)}条 规定{n}。\n" for n in range(1, 7))
     units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=1000).chunks}
     pack = domainchunk.chunk(text, doc_type="statute", max_chars=1000, pack=True).chunks[-1]
     assert len(pack.children) == 6
-    numbered = {c.id: c.metadata["article"] for c in units.values() if "article" in c.metadata}
-
-    def labels(best: int, window: int) -> list[int]:
-        got = best_units(pack, units, lambda c: numbered.get(c.id) == best, window)
-        return [numbered[c.id] for c in got]
-
-    assert labels(4, 3) == [3, 4, 5]
-    assert labels(1, 3) == [1, 2, 3] and labels(6, 3) == [4, 5, 6]  # the window stays inside the pack
-    assert labels(2, 1) == [2]
+    number = {c.id: c.metadata["article"] for c in units.values() if "article" in c.metadata}
+    score = {1: 0.5, 2: 3.0, 3: 0.0, 4: 2.0, 5: 0.5, 6: 1.0}
+    got = best_units(pack, units, lambda c: score[number[c.id]], 3)
+    assert [number[c.id] for c in got] == [2, 4, 6]
+    assert [number[c.id] for c in best_units(pack, units, lambda c: score[number[c.id]], 5)] == [2, 4, 6, 1, 5]
     single = next(c for c in units.values() if c.kind == "preamble")
     assert best_units(single, units, lambda c: 0.0) == [single]  # a unit is its own result
