@@ -289,6 +289,12 @@ def main(argv: list[str] | None = None) -> int:
                     "(the law's title and the path in front of the text)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    try:
+        import bm25s  # noqa: F401
+        import langchain_text_splitters  # noqa: F401
+    except ImportError as exc:
+        print(f"{exc.name} is missing: pip install -e '.[bench]'", file=sys.stderr)
+        return 2
     import jieba
 
     jieba.setLogLevel(logging.WARNING)

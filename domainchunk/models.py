@@ -6,7 +6,7 @@ every chunk ``document.text[chunk.start:chunk.end] == chunk.text``.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -143,3 +143,9 @@ class ChunkedDocument(BaseModel):
 
     def records(self) -> list[dict[str, Any]]:
         return [c.to_record() for c in (*self.chunks, *self.parents)]
+
+    def contexts(self, max_size: int | None = None, size: Callable[[str], int] | None = None) -> list[str]:
+        """Each chunk's text for embedding: document title, path and text, cut to ``max_size``."""
+        from .packing import context_text
+
+        return [context_text(c, self.document.title, max_size, size) for c in self.chunks]

@@ -162,6 +162,8 @@ def test_context_text_capped_to_the_size_function():
     assert len(capped) == 40 and capped == full[:40]
     words = size_function("jieba")
     assert words(context_text(c, title="示范法", max_size=20, size=words)) <= 20
+    result.document.title = "示范法"
+    assert result.contexts()[-1] == full and result.contexts(40)[-1] == capped
 
 
 def test_jieba_size_counts_words():
