@@ -127,18 +127,22 @@ def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn
 def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None) -> None:
     """Index, id (unless set), size and the prev/next chain, in place, in document order."""
     for i, c in enumerate(chunks):
-        c.index = i
-        c.id = c.id or chunk_id(doc.source, c.kind, c.start, c.end, fingerprint)
+        if c.index != i:  # a pydantic assignment costs; most chunks are in place already
+            c.index = i
+        if c.id is None:
+            c.id = chunk_id(doc.source, c.kind, c.start, c.end, fingerprint)
         c.size = _measure(c.text, size)
     for prev, nxt in zip(chunks, chunks[1:]):
         prev.next_id, nxt.prev_id = nxt.id, prev.id
 
 
-def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None) -> list[Chunk]:
+def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
+                   texts: bool = True) -> list[Chunk]:
     """One record per run of chunks under the same heading prefix; sets every ``parent_id``.
 
     A record spans its first to its last descendant, lists its direct children (chunks and
-    inner records) and points at its own parent, so every ``parent_id`` resolves.
+    inner records) and points at its own parent, so every ``parent_id`` resolves. Without
+    ``texts`` the records are left without text, pages and size (only their ids are wanted).
     """
     records: list[Chunk] = []
     open_: list[Chunk] = []  # open records, outermost first; open_[d] has the path of length d + 1
@@ -146,6 +150,8 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     def close_from(depth: int) -> None:
         while len(open_) > depth:
             rec = open_.pop()
+            if not texts:
+                continue
             rec.text = doc.text[rec.start : rec.end]
             rec.pages = doc.pages_of(rec.start, rec.end)
             rec.size = _measure(rec.text, size)
@@ -271,6 +277,6 @@ def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: i
         for c in chunks:
             c.prev_id = c.next_id = None
         link_chunks(doc, chunks, fingerprint, size)
-    records = parent_records(doc, chunks, fingerprint, size)
+    records = parent_records(doc, chunks, fingerprint, size, texts=parents)
     return chunks, records if parents else []
 
