@@ -89,7 +89,7 @@ def _check_links(result) -> None:
         assert all(child in by_id for child in p.children)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=statute(), max_chars=st.integers(60, 600))
 def test_packing_keeps_units_whole(text, max_chars):
     plain = domainchunk.chunk(text, doc_type="statute", max_chars=max_chars)
@@ -100,7 +100,7 @@ def test_packing_keeps_units_whole(text, max_chars):
     assert again.records() == packed.records(), "ids or records differ between runs"
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=statute(), max_chars=st.integers(40, 400))
 def test_unpacked_links(text, max_chars):
     result = domainchunk.chunk(text, doc_type="statute", max_chars=max_chars, parents=True)
@@ -113,7 +113,7 @@ def test_unpacked_links(text, max_chars):
     assert kids == {c.id for c in plain.chunks}
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=st.lists(_WORDS, min_size=60, max_size=300), max_chars=st.integers(40, 200),
        overlap=st.integers(1, 20))
 def test_overlap_stays_inside_the_unit(words, max_chars, overlap):
