@@ -63,6 +63,11 @@ class Options:
     rules_dir: str | None = None
     mask_phi: bool = False
     fmt: str = "jsonl"
+    # Retrieval options (domainchunk.packing); the tokenizer travels as its spec, built in the worker.
+    pack: bool = False
+    parents: bool = False
+    overlap: int = 0
+    tokenizer: str | None = None
 
     context_fit: bool = False
 
@@ -110,6 +115,12 @@ def check_options(options: Options) -> Fingerprints:
     if options.fmt not in FORMATS:
         raise UsageError("--format", f"unknown format {options.fmt!r} (known: {', '.join(FORMATS)})")
     check_limit("--max-chars", "max_chars", options.max_chars)
+    if options.overlap < 0 or (options.max_chars and options.overlap * 2 > options.max_chars):
+        raise UsageError("--overlap", "overlap must be between 0 and half of --max-chars")
+    if options.tokenizer is not None:
+        from .packing import size_function
+
+        size_function(options.tokenizer)  # UsageError names a missing file or package
     registry = load_rules(options.rules_dir)  # RuleError names the bad rule file
     if options.doc_type != "auto" and options.doc_type not in registry:
         known = ", ".join(["auto", *sorted(registry)])
@@ -205,7 +216,8 @@ def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip
 # ---------------------------------------------------------------- one document
 
 # Parquet and Ray rows: the JSONL record's fields, metadata as JSON text (its keys vary by document).
-ROW_FIELDS = ("index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "source", "metadata")
+ROW_FIELDS = ("index", "text", "start", "end", "path", "kind", "doc_type", "pages", "rule", "source", "metadata",
+              "id", "parent_id", "prev_id", "next_id", "children", "size")
 
 
 def arrow_schema():
@@ -214,7 +226,9 @@ def arrow_schema():
     return pa.schema([("index", pa.int64()), ("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
                       ("path", pa.list_(pa.string())), ("kind", pa.string()), ("doc_type", pa.string()),
                       ("pages", pa.list_(pa.int64())), ("rule", pa.string()), ("source", pa.string()),
-                      ("metadata", pa.string())])
+                      ("metadata", pa.string()), ("id", pa.string()), ("parent_id", pa.string()),
+                      ("prev_id", pa.string()), ("next_id", pa.string()), ("children", pa.list_(pa.string())),
+                      ("size", pa.int64())])
 
 
 def to_row(record: dict[str, Any]) -> dict[str, Any]:
@@ -279,8 +293,14 @@ def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
         try:
             doc = read_document(source, data=data)
             stage = "chunk"
-            result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir,
-                                    mask_phi=options.mask_phi, context_fit=options.context_fit)
+            size = None
+            if options.tokenizer is not None:
+                from .packing import size_function
+
+                size = size_function(options.tokenizer)
+            result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, size,
+                                    mask_phi=options.mask_phi, context_fit=options.context_fit, pack=options.pack,
+                                    parents=options.parents, overlap=options.overlap)
             stage = "render"
             out.payload, out.chunks = render(result, options.fmt), len(result.chunks)
             out.doc_type = result.document.doc_type

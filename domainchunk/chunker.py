@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
+from .packing import overlap_pieces
 from .outline import Outline, Section, build_outline, reads_as_heading
 from .rulefile import RuleFile
 
@@ -68,7 +69,8 @@ def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn |
     return pieces
 
 
-def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: int, size: SizeFn | None = None) -> list[Chunk]:
+def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: int, size: SizeFn | None = None,
+                  overlap: int = 0) -> list[Chunk]:
     hooks = _hooks(rules)
     doc_meta: dict[str, Any] = {}
     if hooks and hasattr(hooks, "document_metadata"):
@@ -79,6 +81,8 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
     chunks: list[Chunk] = []
     for sec in outline.sections:
         pieces = split_section(outline, sec, max_chars, size)
+        if overlap and len(pieces) > 1:  # cut with room left for the overlap, which stays inside the unit
+            pieces = overlap_pieces(doc.text, split_section(outline, sec, max_chars - overlap, size), overlap, size)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
             if sec.unit is not None and sec.unit.num is not None:
@@ -105,6 +109,7 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
     return chunks
 
 
-def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None) -> tuple[Outline, list[Chunk]]:
+def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None,
+                     overlap: int = 0) -> tuple[Outline, list[Chunk]]:
     outline = build_outline(doc, rules)
-    return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size)
+    return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size, overlap)

@@ -143,7 +143,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     options = Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
-                      mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit)
+                      mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit,
+                      pack=args.pack, parents=args.parents, overlap=args.overlap, tokenizer=args.tokenizer)
     jobs = args.jobs or os.cpu_count() or 1
     timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
     in_process = jobs <= 1 and timeout is None
@@ -311,6 +312,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=["jsonl", "json", "text", "parquet"], default="jsonl",
                    help="parquet needs pyarrow (pip install 'domainchunk[parquet]')")
     c.add_argument("--mask-phi", action="store_true", help="mask identifying fields (姓名, 身份证号, 电话 …) in medical records")
+    c.add_argument("--pack", action="store_true", help="merge consecutive units under the same heading into chunks "
+                   "of up to --max-chars, never cutting a unit")
+    c.add_argument("--parents", action="store_true", help="also write one record per enclosing heading (编/章/节, "
+                   "part), kind parent, which parent_id points at")
+    c.add_argument("--overlap", type=int, default=0, help="the pieces of an oversize unit overlap by up to this "
+                   "size, never across units")
+    c.add_argument("--tokenizer", default=None, help="measure sizes in tokens: a HuggingFace tokenizers JSON file, "
+                   "tiktoken:ENCODING (pip install tiktoken) or jieba (words)")
     c.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores); "
                    "the output is the same whatever the number")
     c.add_argument("--timeout", type=float, default=None, help="seconds one document may take before it is stopped "

@@ -6,7 +6,7 @@ every chunk ``document.text[chunk.start:chunk.end] == chunk.text``.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -89,6 +89,14 @@ class Chunk(BaseModel):
     rule: str | None = None
     source: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Retrieval links (domainchunk.packing): a stable id from source, offsets and rules; the
+    # enclosing heading's record; the neighbours in document order; a pack's or parent's members.
+    id: str | None = None
+    parent_id: str | None = None
+    prev_id: str | None = None
+    next_id: str | None = None
+    children: list[str] = Field(default_factory=list)
+    size: int | None = None  # measured by the size function in force (characters by default)
 
     @property
     def context_text(self) -> str:
@@ -130,6 +138,14 @@ class ChunkedDocument(BaseModel):
     document: Document
     detection: Detection
     chunks: list[Chunk]
+    # With ``parents=True``: one record per enclosing heading (编/章/节, part …), kind ``parent``.
+    parents: list[Chunk] = Field(default_factory=list)
 
     def records(self) -> list[dict[str, Any]]:
-        return [c.to_record() for c in self.chunks]
+        return [c.to_record() for c in (*self.chunks, *self.parents)]
+
+    def contexts(self, max_size: int | None = None, size: Callable[[str], int] | None = None) -> list[str]:
+        """Each chunk's text for embedding: document title, path and text, cut to ``max_size``."""
+        from .packing import context_text
+
+        return [context_text(c, self.document.title, max_size, size) for c in self.chunks]

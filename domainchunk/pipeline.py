@@ -10,6 +10,7 @@ from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
 from .errors import DomainChunkError, ReadError, UsageError
 from .models import Chunk, ChunkedDocument, Detection, Document
+from .packing import finish, rules_fingerprint
 from .readers import READERS, read_document
 from .readers.text import text_document
 from .rulefile import RuleFile, load_rules
@@ -96,6 +97,10 @@ def chunk_document(
     size: SizeFn | None = None,
     mask_phi: bool = False,
     context_fit: bool = False,
+    *,
+    pack: bool = False,
+    parents: bool = False,
+    overlap: int = 0,
 ) -> ChunkedDocument:
     """Chunk a read document; ``doc`` is left as it was (the result holds a copy).
 
@@ -118,7 +123,9 @@ def chunk_document(
     rules = registry.get(detection.doc_type) or registry[GENERIC]
     doc.doc_type = rules.doc_type
     limit = max_chars or rules.max_chars
-    _, chunks = chunk_with_rules(doc, rules, limit, size)
+    if overlap < 0 or overlap * 2 > limit:
+        raise UsageError(doc.source, f"overlap must be between 0 and half the size limit ({limit // 2})")
+    _, chunks = chunk_with_rules(doc, rules, limit, size, overlap)
     budget = limit
     # The breadcrumbs do not depend on the budget, so a round or two settle (each shrinks it by the excess).
     while context_fit and (excess := _context_size(chunks, size) - limit) > 0:
@@ -126,8 +133,10 @@ def chunk_document(
         if budget < 1:
             raise UsageError(doc.source, f"context_fit: the breadcrumbs leave no room for text within "
                                          f"max_chars {limit}; raise max_chars")
-        _, chunks = chunk_with_rules(doc, rules, budget, size)
-    return ChunkedDocument(document=doc, detection=detection, chunks=chunks)
+        _, chunks = chunk_with_rules(doc, rules, budget, size, overlap)
+    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=budget, size=size,
+                             pack=pack, parents=parents)
+    return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
 
 def chunk(
@@ -139,6 +148,10 @@ def chunk(
     name: str | None = None,
     mask_phi: bool = False,
     context_fit: bool = False,
+    *,
+    pack: bool = False,
+    parents: bool = False,
+    overlap: int = 0,
 ) -> ChunkedDocument:
     """Chunk a document given as a path, bytes or text.
 
@@ -149,10 +162,15 @@ def chunk(
     before chunking, so offsets hold against the masked text; ``context_fit`` keeps
     ``context_text`` within the limit too. A str that looks like a path and names no
     file is a ReadError: pass text as :func:`chunk_text`.
+    ``pack`` merges consecutive units under the same parent into chunks of up to
+    ``max_chars``; ``parents`` adds one record per enclosing heading (``parent_id``
+    resolves to it); ``overlap`` lets the pieces of an oversize unit overlap by up to
+    that many characters (or ``size`` units), never across units.
     Raises :class:`~domainchunk.errors.DomainChunkError` with the file and cause.
     """
     doc = load_source(source, name)
-    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit)
+    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit,
+                          pack=pack, parents=parents, overlap=overlap)
 
 
 def chunk_text(
@@ -164,12 +182,17 @@ def chunk_text(
     name: str = "<text>",
     mask_phi: bool = False,
     context_fit: bool = False,
+    *,
+    pack: bool = False,
+    parents: bool = False,
+    overlap: int = 0,
 ) -> ChunkedDocument:
     """Chunk ``text`` itself, whatever it looks like (a path, a file name); ``name`` is its ``source``."""
     if not isinstance(text, str):
         raise UsageError(name, f"chunk_text takes a str, not {type(text).__name__}")
     doc = text_document(text, name, markdown=text.lstrip().startswith("#"))
-    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit)
+    return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit,
+                          pack=pack, parents=parents, overlap=overlap)
 
 
 __all__ = ["chunk", "chunk_document", "chunk_text", "load_source", "DomainChunkError"]

@@ -123,3 +123,22 @@ def test_adapters_are_not_imported_by_the_package() -> None:
     code = "import sys, domainchunk; print(any(m.startswith(('langchain', 'llama_index')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_node_parser_links_units_to_their_parents_for_small_to_big() -> None:
+    documents = DomainChunkReader().load_data(OWN[0])
+    nodes = DomainChunkNodeParser(parents=True).get_nodes_from_documents(documents)
+    by_id = {n.node_id: n for n in nodes}
+    parents = [n for n in nodes if n.metadata["kind"] == "parent"]
+    units = [n for n in nodes if n.metadata["kind"] == "article"]
+    assert parents and units
+    for n in units:
+        parent = by_id[n.relationships[NodeRelationship.PARENT].node_id]
+        assert n.node_id in [r.node_id for r in parent.relationships[NodeRelationship.CHILD]]
+        assert parent.start_char_idx <= n.start_char_idx and n.end_char_idx <= parent.end_char_idx
+
+
+def test_splitter_documents_carry_pack_children() -> None:
+    docs = DomainChunkLoader([OWN[0]], pack=True, max_chars=1000).load()
+    packs = [d for d in docs if d.metadata["rule"] == "pack"]
+    assert packs and all(len(d.metadata["children"]) >= 2 and "至" in d.metadata["path"][-1] for d in packs)

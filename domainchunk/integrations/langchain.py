@@ -32,9 +32,9 @@ __all__ = ["DomainChunkLoader", "DomainChunkSplitter"]
 
 
 def _documents(result: ChunkedDocument, base: dict[str, Any] | None = None) -> Iterator[Document]:
-    for i, c in enumerate(result.chunks):
+    for c in result.chunks:
         metadata = copy.deepcopy(base) if base else {}
-        metadata.update(chunk_fields(result, i))
+        metadata.update(chunk_fields(result, c))
         yield Document(page_content=c.text, metadata=metadata, id=metadata["id"])
 
 

@@ -29,13 +29,16 @@ from ._common import chunk_fields
 __all__ = ["DomainChunkNodeParser", "DomainChunkReader"]
 
 # What an embedding or an LLM prompt should not see: offsets, ids and nested metadata.
-_HIDDEN = ["source", "index", "start", "end", "kind", "rule", "pages", "id", "parent_id", "prev_id", "next_id", "metadata"]
+_HIDDEN = ["source", "index", "start", "end", "kind", "rule", "pages", "id", "parent_id", "prev_id", "next_id",
+           "children", "size", "metadata"]
 
 
 def _nodes(result: ChunkedDocument, source: Document | None = None) -> list[TextNode]:
+    """The chunks as nodes, then the parent records when the result has them (``parents=True``)."""
     nodes: list[TextNode] = []
-    for i, c in enumerate(result.chunks):
-        fields = chunk_fields(result, i, json_metadata=True)
+    emitted = {p.id for p in result.parents}
+    for c in (*result.chunks, *result.parents):
+        fields = chunk_fields(result, c, json_metadata=True)
         node = TextNode(
             id_=fields["id"],
             text=c.text,
@@ -52,11 +55,10 @@ def _nodes(result: ChunkedDocument, source: Document | None = None) -> list[Text
             rel[NodeRelationship.PREVIOUS] = RelatedNodeInfo(node_id=fields["prev_id"])
         if fields["next_id"]:
             rel[NodeRelationship.NEXT] = RelatedNodeInfo(node_id=fields["next_id"])
-        if fields["parent_id"]:
+        if fields["parent_id"] in emitted:  # only a parent that is a node of its own
             rel[NodeRelationship.PARENT] = RelatedNodeInfo(node_id=fields["parent_id"])
-        children = getattr(c, "children", None)
-        if children:
-            rel[NodeRelationship.CHILD] = [RelatedNodeInfo(node_id=str(k)) for k in children]
+        if c.children:
+            rel[NodeRelationship.CHILD] = [RelatedNodeInfo(node_id=k) for k in c.children]
         nodes.append(node)
     return nodes
 
@@ -72,6 +74,9 @@ class DomainChunkNodeParser(NodeParser):
     max_chars: int | None = Field(default=None, description="size limit; default: the rule file's")
     rules_dir: str | None = Field(default=None, description="a folder of rule files to add or override")
     mask_phi: bool = Field(default=False, description="mask identifying values in medical records")
+    pack: bool = Field(default=False, description="merge consecutive units under one heading up to max_chars")
+    parents: bool = Field(default=False, description="also emit each enclosing heading's record as a node, "
+                          "linked PARENT/CHILD (small-to-big retrieval)")
     _size: Any = PrivateAttr(default=None)
 
     def __init__(self, size: Any = None, **data: Any) -> None:
@@ -90,7 +95,7 @@ class DomainChunkNodeParser(NodeParser):
             name = doc.metadata.get("file_path") or doc.metadata.get("source") or doc.node_id
             result = chunk_text(
                 doc.get_content(), name=str(name), doc_type=self.doc_type, max_chars=self.max_chars,
-                rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi,
+                rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi, pack=self.pack, parents=self.parents,
             )
             out.extend(_nodes(result, doc if isinstance(doc, Document) else None))
         return out

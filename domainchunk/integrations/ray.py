@@ -6,9 +6,9 @@
     >>> result.chunks.write_parquet("out/chunks"); result.errors.write_json("out/errors")
 
 A chunk row has the fields of a JSONL record (``index text start end path kind
-doc_type pages rule source metadata``) in one explicit Arrow schema (``pages``
-is ``list<int64>`` even when empty), ``metadata`` as JSON text since its keys
-vary by document, so ``write_parquet(dir)`` reads back as one table. An error row has ``file stage kind message``, as in
+doc_type pages rule source metadata id parent_id prev_id next_id children size``) in one explicit
+Arrow schema (``pages`` is ``list<int64>`` even when empty), ``metadata`` as JSON text since its
+keys vary by document, so ``write_parquet(dir)`` reads back as one table. An error row has ``file stage kind message``, as in
 ``errors.jsonl``: a bad file is a row, never a failed job. The user's rule
 files travel inside the job (as text), so workers need no shared folder.
 """
@@ -104,13 +104,18 @@ def error_rows(table):
 
 
 def chunk_dataset(files, *, doc_type: str = "auto", max_chars: int | None = None, rules_dir: str | None = None,
-                  mask_phi: bool = False) -> ChunkedDatasets:
+                  mask_phi: bool = False, tokenizer: str | None = None, pack: bool = False, parents: bool = False,
+                  overlap: int = 0) -> ChunkedDatasets:
     """Chunk a dataset from ``ray.data.read_binary_files(..., include_paths=True)``.
+
+    ``tokenizer`` is the CLI's ``--tokenizer`` (a tokenizers JSON file every worker can read,
+    ``tiktoken:ENCODING`` or ``jieba``); ``pack``, ``parents`` and ``overlap`` are the CLI's too.
 
     The result is materialized once, so the two datasets do not convert twice.
     Raises UsageError/RuleError on the driver for what no document can satisfy.
     """
-    options = Options(doc_type=doc_type, max_chars=max_chars, rules_dir=rules_dir, mask_phi=mask_phi, fmt="parquet")
+    options = Options(doc_type=doc_type, max_chars=max_chars, rules_dir=rules_dir, mask_phi=mask_phi, fmt="parquet",
+                      tokenizer=tokenizer, pack=pack, parents=parents, overlap=overlap)
     check_options(options)
     rows = files.map_batches(convert_batch, batch_format="pyarrow", batch_size=4,
                              fn_kwargs={"options": replace(options, rules_dir=None), "rules": pack_rules(rules_dir)})

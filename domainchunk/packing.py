@@ -1,0 +1,282 @@
+"""Chunks that retrieve: packing along the structure, ids and links, overlap, size functions.
+
+One unit a chunk (an article, a clause, a section) is the default. On top of it:
+
+* :func:`pack_chunks` merges consecutive units that share a parent (the articles of one 节,
+  the clauses of one part) into chunks of up to ``max_chars``. A unit is never cut and a pack
+  never crosses its parent's boundary, so a pack's path is the common parent plus the range of
+  its units (``第十三条至第十九条``). The pieces of an oversize unit stay as they are.
+* :func:`link_chunks` gives every chunk a stable ``id`` (source, offsets and the rule file's
+  fingerprint), ``prev_id``/``next_id`` in document order and a ``size``;
+  :func:`parent_records` makes one record per enclosing heading (编/章/节, part) with its span,
+  its children and its own parent, and points every chunk's ``parent_id`` at it.
+* :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's
+  best-matching units.
+* :func:`overlap_pieces` lets the pieces of one oversize unit overlap, never past the unit.
+* :func:`size_function` turns ``--tokenizer`` into a size function.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import weakref
+from bisect import bisect_left
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+from .errors import UsageError
+from .models import Chunk, Document
+from .rulefile import RuleFile
+
+SizeFn = Callable[[str], int]
+PACK_RULE = "pack"
+PARENT_RULE = "parent"
+RANGE_JOIN = "至"  # 第十三条至第十九条, as statutes themselves name a range of articles
+
+
+def _measure(text: str, size: SizeFn | None) -> int:
+    return len(text) if size is None else size(text)
+
+
+_FINGERPRINTS: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def rules_fingerprint(rules: RuleFile) -> str:
+    """The rule file's fingerprint, once per loaded rule file (dumping it costs milliseconds a document)."""
+    known = _FINGERPRINTS.get(id(rules))
+    if known is None or known[0]() is not rules:
+        known = _FINGERPRINTS[id(rules)] = (weakref.ref(rules), rules.fingerprint())
+    return known[1]
+
+
+def chunk_id(source: str, role: str, start: int, end: int, fingerprint: str, extra: str = "") -> str:
+    """A stable id: the same document, rules and options give the same ids in every run."""
+    key = "\x1f".join((source, role, str(start), str(end), fingerprint, extra))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+
+
+def units_of(chunks: list[Chunk]) -> Iterator[list[Chunk]]:
+    """The chunks grouped by unit: an oversize unit's pieces (``part``/``parts``) are one group."""
+    i = 0
+    while i < len(chunks):
+        parts = chunks[i].metadata.get("parts", 1) if chunks[i].metadata.get("part") == 1 else 1
+        yield chunks[i : i + parts]
+        i += parts
+
+
+def _parent(c: Chunk) -> tuple[str, ...]:
+    return tuple(c.path[:-1])
+
+
+def _merged_metadata(units: list[Chunk]) -> dict[str, Any]:
+    """What the units agree on (law, title …), their citations together, and the units themselves."""
+    first, rest = units[0].metadata, [u.metadata for u in units[1:]]
+    meta: dict[str, Any] = {k: v for k, v in first.items() if all(m.get(k) == v for m in rest) and k != "number"}
+    cites = [c for u in units for c in u.metadata.get("citations", ())]
+    if cites:
+        meta["citations"] = list({json.dumps(c, sort_keys=True, ensure_ascii=False): c for c in cites}.values())
+    meta["units"] = [{"id": u.id, "label": u.path[-1], "kind": u.kind, "start": u.start,
+                      "end": u.end, **({"number": u.metadata["number"]} if "number" in u.metadata else {})}
+                     for u in units]
+    return meta
+
+
+def _pack(doc: Document, units: list[Chunk], fingerprint: str) -> Chunk:
+    if len(units) == 1:
+        return units[0]
+    a, b = units[0].start, units[-1].end
+    parent = list(units[0].path[:-1])
+    first, last = units[0].path[-1], units[-1].path[-1]
+    return Chunk(index=0, text=doc.text[a:b], start=a, end=b, path=[*parent, f"{first}{RANGE_JOIN}{last}"],
+                 kind=PACK_RULE, doc_type=units[0].doc_type, pages=doc.pages_of(a, b), rule=PACK_RULE,
+                 source=units[0].source, metadata=_merged_metadata(units),
+                 id=chunk_id(doc.source, PACK_RULE, a, b, fingerprint), children=[u.id for u in units if u.id])
+
+
+def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn | None = None,
+                fingerprint: str = "") -> list[Chunk]:
+    """Consecutive whole units with the same parent, packed greedily up to ``max_chars``.
+
+    ``chunks`` are one-unit chunks with their ids (see :func:`link_chunks`); the packs list
+    them as ``children`` and in ``metadata["units"]``. Links are redone by the caller.
+    """
+    out: list[Chunk] = []
+    run: list[Chunk] = []
+
+    def flush() -> None:
+        if run:
+            out.append(_pack(doc, run, fingerprint))
+            run.clear()
+
+    for unit in units_of(chunks):
+        # An oversize unit's pieces are never packed nor cut further; a chunk with no path (a
+        # document's title lines) is no unit of any parent.
+        if len(unit) > 1 or not unit[0].path:
+            flush()
+            out.extend(unit)
+            continue
+        c = unit[0]
+        if run and (_parent(run[0]) != _parent(c) or _measure(doc.text[run[0].start : c.end], size) > max_chars):
+            flush()
+        run.append(c)
+    flush()
+    return out
+
+
+def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None) -> None:
+    """Index, id (unless set), size and the prev/next chain, in place, in document order."""
+    for i, c in enumerate(chunks):
+        if c.index != i:  # a pydantic assignment costs; most chunks are in place already
+            c.index = i
+        if c.id is None:
+            c.id = chunk_id(doc.source, c.kind, c.start, c.end, fingerprint)
+        c.size = _measure(c.text, size)
+    for prev, nxt in zip(chunks, chunks[1:]):
+        prev.next_id, nxt.prev_id = nxt.id, prev.id
+
+
+def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
+                   texts: bool = True) -> list[Chunk]:
+    """One record per run of chunks under the same heading prefix; sets every ``parent_id``.
+
+    A record spans its first to its last descendant, lists its direct children (chunks and
+    inner records) and points at its own parent, so every ``parent_id`` resolves. Without
+    ``texts`` the records are left without text, pages and size (only their ids are wanted).
+    """
+    records: list[Chunk] = []
+    open_: list[Chunk] = []  # open records, outermost first; open_[d] has the path of length d + 1
+
+    def close_from(depth: int) -> None:
+        while len(open_) > depth:
+            rec = open_.pop()
+            if not texts:
+                continue
+            rec.text = doc.text[rec.start : rec.end]
+            rec.pages = doc.pages_of(rec.start, rec.end)
+            rec.size = _measure(rec.text, size)
+
+    for c in chunks:
+        parent = _parent(c)
+        keep = 0
+        while keep < min(len(open_), len(parent)) and open_[keep].path == list(parent[: keep + 1]):
+            keep += 1
+        close_from(keep)
+        for d in range(keep, len(parent)):
+            rid = chunk_id(doc.source, PARENT_RULE, c.start, 0, fingerprint, "/".join(parent[: d + 1]))
+            rec = Chunk(index=0, text="", start=c.start, end=c.end, path=list(parent[: d + 1]), kind=PARENT_RULE,
+                        doc_type=c.doc_type, rule=PARENT_RULE, source=c.source, id=rid,
+                        parent_id=open_[d - 1].id if d else None)
+            if d:
+                open_[d - 1].children.append(rid)
+            open_.append(rec)
+            records.append(rec)
+        for rec in open_:
+            rec.end = c.end
+        if open_ and c.id is not None:  # every chunk has its id by now
+            open_[-1].children.append(c.id)
+            c.parent_id = open_[-1].id
+    close_from(0)
+    for i, rec in enumerate(records, len(chunks)):
+        rec.index = i
+    return records
+
+
+def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float], n: int = 3) -> list[Chunk]:
+    """Small-to-big: what to hand back of a retrieved pack, found by its children's ids.
+
+    Its ``n`` best-scoring units, best first (document order among equals); a chunk that is a
+    unit itself (no ``children``) is its own result.
+    """
+    members = [units[k] for k in pack.children if k in units] or [pack]
+    return sorted(members, key=lambda c: -score(c))[:n]
+
+
+def overlap_pieces(text: str, pieces: list[tuple[int, int, str]], overlap: int,
+                   size: SizeFn | None = None) -> list[tuple[int, int, str]]:
+    """Each piece after the first starts up to ``overlap`` (characters or size units) earlier.
+
+    The pieces are one unit's, so going back never leaves the unit; it takes at most the second
+    half of the piece before, so no piece holds another whole.
+    """
+    out = pieces[:1]
+    for (prev_a, prev_b, _), (a, b, rule) in zip(pieces, pieces[1:]):
+        floor = min((prev_a + prev_b + 1) // 2, a)
+        if size is None:
+            s = max(floor, a - overlap)
+        else:  # the earliest start whose overlap still measures within ``overlap``
+            starts = range(floor, a + 1)
+            s = starts[bisect_left(starts, True, key=lambda x: size(text[x:a]) <= overlap)]
+        while s < a and text[s].isspace():
+            s += 1
+        out.append((s, b, rule))
+    return out
+
+
+def context_text(chunk: Chunk, title: str | None = None, max_size: int | None = None,
+                 size: SizeFn | None = None) -> str:
+    """Title, path breadcrumb and text, for embedding; with ``max_size`` the text is cut to fit.
+
+    The head (title and breadcrumb) is kept whole; the text keeps its beginning.
+    """
+    crumb = " > ".join(chunk.path)
+    prefix = chunk.metadata.get("context_prefix")
+    head = "\n".join(p for p in (title, crumb, prefix) if p)
+    full = f"{head}\n{chunk.text}" if head else chunk.text
+    if max_size is None or _measure(full, size) <= max_size:
+        return full
+    lead = f"{head}\n" if head else ""
+    cuts = range(len(chunk.text) + 1)
+    keep = bisect_left(cuts, True, key=lambda n: _measure(lead + chunk.text[:n], size) > max_size) - 1
+    return lead + chunk.text[: max(keep, 0)]
+
+
+# ---------------------------------------------------------------- size functions
+
+TOKENIZERS = "a tokenizers JSON file, tiktoken:ENCODING or jieba"
+
+
+@lru_cache(maxsize=4)
+def size_function(spec: str) -> SizeFn:
+    """``--tokenizer``: a HuggingFace ``tokenizers`` file path, ``tiktoken:ENCODING`` or ``jieba``."""
+    if spec == "jieba":
+        import jieba
+
+        jieba.setLogLevel(60)
+        return lambda text: sum(1 for w in jieba.cut(text) if not w.isspace())
+    if spec.startswith("tiktoken:"):
+        try:
+            import tiktoken
+        except ImportError:
+            raise UsageError("--tokenizer", "tiktoken is not installed: pip install tiktoken") from None
+        try:
+            enc = tiktoken.get_encoding(spec.split(":", 1)[1])
+        except (ValueError, KeyError) as exc:
+            raise UsageError("--tokenizer", f"unknown tiktoken encoding in {spec!r}: {exc}") from None
+        return lambda text: len(enc.encode(text, disallowed_special=()))
+    path = Path(spec)
+    if not path.is_file():
+        raise UsageError(spec, f"no tokenizer file here; --tokenizer takes {TOKENIZERS}")
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise UsageError("--tokenizer", "a tokenizer file needs the tokenizers package: pip install tokenizers") from None
+    try:
+        tok = Tokenizer.from_file(str(path))
+    except Exception as exc:  # noqa: BLE001 - the library raises its own exception types
+        raise UsageError(spec, f"not a tokenizers JSON file: {exc}") from None
+    return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+
+
+def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
+           pack: bool = False, parents: bool = False) -> tuple[list[Chunk], list[Chunk]]:
+    """The pipeline's last step: ids, optional packing, links; returns (chunks, parent records)."""
+    link_chunks(doc, chunks, fingerprint, size)
+    if pack:
+        chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint)
+        for c in chunks:
+            c.prev_id = c.next_id = None
+        link_chunks(doc, chunks, fingerprint, size)
+    records = parent_records(doc, chunks, fingerprint, size, texts=parents)
+    return chunks, records if parents else []
+
