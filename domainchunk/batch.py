@@ -213,6 +213,7 @@ class Converted:
     doc_type: str | None = None
     error: dict[str, str] | None = None
     seconds: float = 0.0
+    masked_source: str | None = None  # --mask-phi: the pseudonym the chunks carry as their source
 
 
 def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
@@ -229,6 +230,8 @@ def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
         result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, mask_phi=options.mask_phi)
         stage = "render"
         out.payload, out.chunks, out.doc_type = render(result, options.fmt), len(result.chunks), result.detection.doc_type
+        if options.mask_phi:  # only the local manifest ties the pseudonym to the real file
+            out.masked_source = result.document.source
     except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record
         out.error = error_record(source, exc, stage)
     out.seconds = time.perf_counter() - started
@@ -719,6 +722,7 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                     conv = _failure_record(inp, conv)
                 if conv.error is None:
                     new_entry = {"input": inp.key, "sha256": conv.sha256, "key": key, "chunks": conv.chunks,
+                                 **({"masked_source": conv.masked_source} if conv.masked_source else {}),
                                  **sink.write(inp, conv)}
                     event = FileEvent(inp, "done", chunks=conv.chunks, seconds=conv.seconds)
                 else:

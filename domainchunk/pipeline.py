@@ -46,11 +46,11 @@ def chunk_document(
     size: Callable[[str], int] | None = None,
     mask_phi: bool = False,
 ) -> ChunkedDocument:
+    registry = load_rules(rules_dir)
     if mask_phi:
         from .phi import mask_document
 
-        doc = mask_document(doc)
-    registry = load_rules(rules_dir)
+        doc = mask_document(doc, registry)
     detection = resolve_type(doc, doc_type, registry)
     rules = registry.get(detection.doc_type) or registry[GENERIC]
     doc.doc_type = rules.doc_type
