@@ -40,35 +40,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from domainchunk.batch import Batch, Options, collect_inputs, run_batch  # noqa: E402
 from domainchunk.phi import phi_edits, vocabulary  # noqa: E402
-from phi_records import Record, records  # noqa: E402
+from phi_records import Record, records, to_docx  # noqa: E402
 
 
 def squash(s: str) -> str:
     return "".join(c for c in s if not c.isspace() and c not in "-－")
-
-
-def write_docx(rec: Record, path: Path) -> None:
-    """The record as Word paragraphs, its tab-separated lines as a table."""
-    import docx
-
-    document = docx.Document()
-    lines = rec.text.rstrip("\n").split("\n")
-    i = 0
-    while i < len(lines):
-        if "\t" in lines[i]:
-            block = [lines[i]]
-            while i + 1 < len(lines) and "\t" in lines[i + 1]:
-                i += 1
-                block.append(lines[i])
-            width = max(len(r.split("\t")) for r in block)
-            table = document.add_table(rows=len(block), cols=width)
-            for r, row in enumerate(block):
-                for c, cell in enumerate(row.split("\t")):
-                    table.cell(r, c).text = cell
-        else:
-            document.add_paragraph(lines[i])
-        i += 1
-    document.save(str(path))
 
 
 def occurrence_recall(recs: list[Record]) -> tuple[Counter, Counter, Counter, float]:
@@ -101,7 +77,7 @@ def output_leaks(recs: list[Record], docx_every: int, workdir: Path) -> dict:
         path.write_text(rec.text, encoding="utf-8")
         files[str(path)] = rec
         if docx_every and i % docx_every == 0:
-            write_docx(rec, inputs / f"{stem}.docx")
+            (inputs / f"{stem}.docx").write_bytes(to_docx(rec))
             files[str(inputs / f"{stem}.docx")] = rec
     out = workdir / "out.jsonl"
     started = time.perf_counter()

@@ -8,6 +8,7 @@ look-alike that is not one (``decoys``: doses, lab values, admission dates), by 
 """
 from __future__ import annotations
 
+import io
 import random
 from dataclasses import dataclass, field
 
@@ -173,3 +174,30 @@ def record(rng: random.Random) -> Record:
 def records(n: int, seed: int = 7) -> list[Record]:
     rng = random.Random(seed)
     return [record(rng) for _ in range(n)]
+
+
+def to_docx(rec: Record, heading: str | None = None) -> bytes:
+    """The record as Word paragraphs, its tab-separated lines as a table, ``heading`` as a Heading 1 above."""
+    import docx
+
+    document = docx.Document()
+    if heading:
+        document.add_heading(heading, level=1)
+    lines = rec.text.rstrip("\n").split("\n")
+    i = 0
+    while i < len(lines):
+        if "\t" in lines[i]:
+            block = [lines[i]]
+            while i + 1 < len(lines) and "\t" in lines[i + 1]:
+                i += 1
+                block.append(lines[i])
+            table = document.add_table(rows=len(block), cols=max(len(r.split("\t")) for r in block))
+            for r, row in enumerate(block):
+                for c, cell in enumerate(row.split("\t")):
+                    table.cell(r, c).text = cell
+        else:
+            document.add_paragraph(lines[i])
+        i += 1
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()

@@ -196,3 +196,22 @@ def test_generated_records_meet_the_benchmark_target():
         assert [v for v in rec.header_values if _squash(v) in blob] == []
         assert rec.name not in result.chunks[0].source
     assert total > 700 and 1 - missed / total >= 0.995 and false == 0
+
+
+def test_a_docx_header_table_and_title_are_masked_cells_and_blocks_still_fit():
+    from domainchunk.readers import read_document
+    from phi_records import to_docx
+
+    rec = next(r for r in records(30, seed=3) if "\t" in r.text[: r.text.index("科室")])  # a tab-layout header
+    doc = read_document(f"{rec.name}.docx", data=to_docx(rec, heading=f"{rec.name} 入院记录"))
+    assert any(b.kind == "table" for b in doc.blocks) and rec.name in (doc.title or "")
+    result = pipeline.chunk_document(doc, doc_type="medical_record", mask_phi=True)
+    masked = result.document
+    assert rec.name not in masked.title and rec.name not in masked.source and "[姓名]" in masked.title
+    for block in masked.blocks:
+        for row in block.rows:
+            for cell in row.cells:
+                assert masked.text[cell.start : cell.end] == cell.text
+                assert not any(_squash(v) in _squash(cell.text) for v in rec.header_values)
+    blob = _squash(json.dumps([c.to_record() for c in result.chunks], ensure_ascii=False))
+    assert [v for v in rec.header_values if _squash(v) in blob] == []
