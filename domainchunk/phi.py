@@ -48,17 +48,26 @@ _PUNCT_END = r"(?=[\s，,。；;、：:）)！!？?\]]|$)"
 _SHAPES: dict[str, str] = {
     "phi_name": r"(?:{H}(?:[ \u3000]{{1,2}}{H}{{1,2}}){{1,2}}(?!{H})|{H}{{2,4}}(?:[·・]{H}{{1,8}})?)",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
-    "phi_phone": r"[+(（]?\d[\d()（）\-－ ]{{4,22}}\d(?:(?:转|-|ext\.?){{1}}\d{{1,5}})?",
+    "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
     "phi_address": r"(?:(?!{STOP})[^\s\[\]，,;；。|:：＿_*])(?:(?!{STOP})[^\n\t\[\]，,;；。|:：])*",
     "phi_org": r"(?:(?!{STOP})[^\s\[\]，,;；。|:：＿_*])(?:(?!{STOP})[^\n\t\[\]，,;；。|:：])*",
     "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
     "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
     "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
 }
-# Separators between a label and its value: a colon, blanks or a tab; numbers may follow at once
-# (住院号A123) or after 为/是; the other shapes need a separator, or 签名确认 would mask 确认.
-_SEP = {"phi_number": r"(?:{SP}*[:：#]{SP}*|{SP}*(?:为|是){SP}*|{SP}*(?:No\.?|NO\.?){SP}*|{SP}*)"}
-_DEFAULT_SEP = r"(?:{SP}*[:：]{SP}*(?:为|是)?|{SP}+|{SP}*(?:为|是))"
+# Separators between a label and its value: a colon (the label in Markdown bold or 【】 too),
+# blanks or a tab, 为/是. A value of digits and letters may also follow at once (住院号A123,
+# 电话88887777); a name, address or employer may not, or 签名确认 would mask 确认.
+_SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+_GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
+              "phi_email": "|"}
+
+
+# 13800001111, 138-0000-1111, 138 0000 1111, +86 138…, 0086-138…, (+86)138…
+_MOBILE = r"(?<![\d+])(?:[(（]?(?:\+|00)86[)）]?[ \-－]?)?1[3-9]\d(?:[ \-－]?\d{4}){2}(?!\d)"
+# 010-62345678, (0571)8888 7777, 020 8888 7777, +86-10-62345678, extensions 转123
+_LANDLINE = (r"(?<![\d.])(?:[(（]0\d{2,3}[)）][ \-－]?|0\d{2,3}[ \-－]|(?:\+|00)86[ \-－]?0?\d{2,3}[ \-－])"
+             r"[2-9]\d{2,3}[ \-－]?\d{4}(?:(?:转|-|ext\.?)\d{1,5})?(?![\d.])")
 
 
 def _valid_id_card(number: str) -> bool:
@@ -72,12 +81,8 @@ def _valid_id_card(number: str) -> bool:
 
 # Identifiers with no label, by the names the rule file's phi_pattern group uses.
 PATTERNS: dict[str, tuple[regex.Pattern, Callable[[str], bool] | None]] = {
-    # 13800001111, 138-0000-1111, 138 0000 1111, +86 138…, 0086-138…, (+86)138…
-    "mobile": (regex.compile(r"(?<![\d+])(?:[(（]?(?:\+|00)86[)）]?[ \-－]?)?1[3-9]\d(?:[ \-－]?\d{4}){2}(?!\d)"), None),
-    # 010-12345678, (0571)8888 7777, 020 8888 7777, +86-10-12345678, extensions 转123
-    "landline": (regex.compile(
-        r"(?<![\d.])(?:[(（]0\d{2,3}[)）][ \-－]?|0\d{2,3}[ \-－]|(?:\+|00)86[ \-－]?0?\d{2,3}[ \-－])"
-        r"[2-9]\d{2,3}[ \-－]?\d{4}(?:(?:转|-|ext\.?)\d{1,5})?(?![\d.])"), None),
+    "mobile": (regex.compile(_MOBILE), None),
+    "landline": (regex.compile(_LANDLINE), None),
     # 18 digits (spaced 6-8-4 allowed) whose last one is the check digit
     "id_card": (regex.compile(
         r"(?<![\dA-Za-z])[1-9]\d{5}[ \-]?(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \-]?\d{3}[\dXx](?![\dA-Za-z])"),
@@ -134,7 +139,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     stop = rf"{keys}{_SP}*[:：]"
     han = rf"(?:(?!{stop})[\p{{Han}}])"
     surnames = _listed(terms, "phi_surname")
-    fill = {"SP": _SP, "H": han, "SUR": surnames, "STOP": stop}
+    fill = {"SP": _SP, "H": han, "STOP": stop, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
     not_key = rf"(?!{keys}(?:{_SP}|[:：]|$))"
     # A label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE).
     bound = r"(?<![A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
@@ -142,7 +147,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     labelled, group_of, labels = [], {}, {}
     for group, vocab in field_labels.items():
         shape = _SHAPES[group].format(**fill)
-        sep = _SEP.get(group, _DEFAULT_SEP).format(SP=_SP)
+        sep = _SEP.format(SP=_SP, GLUED=_GLUED_SEP.get(group, "").format(SP=_SP))
         for placeholder, aliases in vocab.items():
             group_of[placeholder] = group
             alt = _alternation({placeholder: aliases})
@@ -158,7 +163,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         group = group_of.get(placeholder)
         if group is None:
             raise RuleError(where, f"terms.phi_role: placeholder {placeholder!r} is not in any phi field group")
-        alt = _alternation({placeholder: words})
+        alt = _alternation({w: [] for w in words})  # the words only: the placeholder is a label
         shape = _SHAPES[group].format(**fill)
         if group == "phi_name":
             # with a colon any name; without, a surname-led one that ends where the sentence goes on
@@ -172,7 +177,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         if group is None:
             raise RuleError(where, f"terms.phi_suffix: placeholder {placeholder!r} is not in any phi field group")
         shape = _SHAPES[group].format(**fill)
-        alt = _alternation({placeholder: words})
+        alt = _alternation({w: [] for w in words})
         suffixes.append((regex.compile(rf"(?P<value>{shape}){_SP}*(?:{alt}){_PUNCT_END}", regex.V0), placeholder, group))
 
     free = []

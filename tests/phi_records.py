@@ -55,6 +55,8 @@ HEADER_LAYOUTS = {
     "tab-columns": ("姓名\t性别\t年龄\t住院号\n", "\t{sex}\t{age}岁\t"),
     "tab-rows": ("患者姓名\t", "\t性别\t{sex}\n病案号\t"),
     "glued": ("姓名：", "性别：{sex}年龄：{age}岁住院号："),
+    "markdown-bold": ("**姓名**：", "　**性别**：{sex}　**年龄**：{age}岁　**住院号**："),
+    "brackets": ("【姓名】", "【性别】{sex}【年龄】{age}岁【住院号】"),
 }
 
 

@@ -215,3 +215,18 @@ def test_a_docx_header_table_and_title_are_masked_cells_and_blocks_still_fit():
                 assert not any(_squash(v) in _squash(cell.text) for v in rec.header_values)
     blob = _squash(json.dumps([c.to_record() for c in result.chunks], ensure_ascii=False))
     assert [v for v in rec.header_values if _squash(v) in blob] == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("**姓名**：韩示东\n", "韩示东"), ("**姓名：**韩示东\n", "韩示东"), ("【姓名】韩示东\n", "韩示东"),
+    ("家庭电话88887777，", "88887777"), ("出生日期1980-03-05，", "1980-03-05"), ("病案号#0091234。", "0091234"),
+    ("电话：13800001111 2024-05-06入院\n", "13800001111"),  # the date after it is not part of the phone
+])
+def test_labels_in_markdown_bold_brackets_or_glued_to_a_code(text, value):
+    edits, _ = phi_edits(text)
+    assert [text[a:b] for a, b, _ in edits] == [value]
+
+
+def test_a_name_needs_a_separator_after_its_label():
+    for text in ("医师签名确认后执行。\n", "联系人未到场。\n"):
+        assert phi_edits(text)[0] == []
