@@ -49,8 +49,10 @@ _SHAPES: dict[str, str] = {
     "phi_name": r"(?:{H}(?:[ \u3000]{{1,2}}{H}{{1,2}}){{1,2}}(?!{H})|{H}{{2,4}}(?:[·・]{H}{{1,8}})?)",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
     "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
-    "phi_address": r"(?:(?!{STOP})[^\s\[\]，,;；。|:：＿_*])(?:(?!{STOP})[^\n\t\[\]，,;；。|:：])*",
-    "phi_org": r"(?:(?!{STOP})[^\s\[\]，,;；。|:：＿_*])(?:(?!{STOP})[^\n\t\[\]，,;；。|:：])*",
+    # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
+    # a comma or the next field's label
+    "phi_address": r"(?:(?!{STOP})[\p{{Han}}A-Za-z0-9])(?:(?!{STOP})[^\n\t\[\]，,;；。|│:：])*",
+    "phi_org": r"(?:(?!{STOP})[\p{{Han}}A-Za-z0-9])(?:(?!{STOP})[^\n\t\[\]，,;；。|│:：])*",
     "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
     "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
     "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",

@@ -230,3 +230,10 @@ def test_labels_in_markdown_bold_brackets_or_glued_to_a_code(text, value):
 def test_a_name_needs_a_separator_after_its_label():
     for text in ("医师签名确认后执行。\n", "联系人未到场。\n"):
         assert phi_edits(text)[0] == []
+
+
+def test_other_document_types_keep_their_words():
+    text = ("原告：示例甲，男，1980年2月2日出生，住示例市。\n事实和理由：涉案车辆受损。\n案由：机动车交通事故责任纠纷\n"
+            "地址　　　　　│\n患者家住青禾市长乐路3号，务农。\n")
+    edits, _ = phi_edits(text)
+    assert [(text[a:b], rep) for a, b, rep in edits] == [("1980年2月2日", "[出生日期]"), ("青禾市长乐路3号", "[住址]")]
