@@ -43,16 +43,18 @@ Edit = tuple[int, int, str]  # replace text[start:end] by the string
 _SP = r"[ \t\u3000]"
 _PUNCT_END = r"(?=[\s，,。；;、：:）)！!？?\]]|$)"
 
-# The value each field group's labels introduce; {H} is a Han character that does not begin
-# another field's label. A name may be spaced (陈 志强, 陈 志 强) or carry a · (minority names).
+# The value each field group's labels introduce. A name may be spaced (陈 志强, 陈 志 强) or carry
+# a · (minority names). Names, addresses and employers are cut after the match where another
+# field's label begins (姓名：陈某性别：男): a lookahead for every label at every character
+# would make each pattern take a second to compile.
 _SHAPES: dict[str, str] = {
-    "phi_name": r"(?:{H}(?:[ \u3000]{{1,2}}{H}{{1,2}}){{1,2}}(?!{H})|{H}{{2,4}}(?:[·・]{H}{{1,8}})?)",
+    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?)",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
     "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
     # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
     # a comma or the next field's label
-    "phi_address": r"(?:(?!{STOP})[\p{{Han}}A-Za-z0-9])(?:(?!{STOP})[^\n\t\[\]，,;；。|│:：])*",
-    "phi_org": r"(?:(?!{STOP})[\p{{Han}}A-Za-z0-9])(?:(?!{STOP})[^\n\t\[\]，,;；。|│:：])*",
+    "phi_address": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
+    "phi_org": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
     "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
     "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
     "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
@@ -106,12 +108,21 @@ class Vocabulary:
     free: tuple[tuple[str, regex.Pattern, Callable[[str], bool] | None], ...]
     labels: dict[str, tuple[str, str]]  # squashed label -> (placeholder, group), for table header cells
     group_of: dict[str, str]  # placeholder -> field group
+    next_field: regex.Pattern  # where another field's label begins (the label and its colon)
+    key_at: regex.Pattern  # a label standing where a value should (a table's header row: 姓名 性别)
 
 
 def _listed(terms: Mapping[str, Mapping[str, list[str]]], group: str) -> str:
-    """An alternation of a word-list group's words (its keys only name the lists), or a never-match."""
-    words = [w for aliases in terms.get(group, {}).values() for w in aliases or []]
-    return _alternation({w: [] for w in words}) if words else "(?!)"
+    """A pattern for any word of a word-list group (its keys only name the lists), or a never-match.
+
+    Longer words come first (欧阳 before 欧); single characters go in one class, which
+    compiles at once where an alternation of 250 surnames would not.
+    """
+    words = {w for aliases in terms.get(group, {}).values() for w in aliases or []}
+    longer = [w for w in words if len(w) > 1]
+    singles = "".join(sorted(regex.escape(w) for w in words if len(w) == 1))
+    parts = ([_alternation({w: [] for w in longer})] if longer else []) + ([f"[{singles}]"] if singles else [])
+    return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
 
 
 def _phi_terms(rules: RuleFile | None) -> dict[str, dict[str, list[str]]]:
@@ -138,11 +149,10 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     all_labels = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
     all_labels |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
     keys = _alternation({w: [] for w in all_labels}) if all_labels else "(?!)"
-    stop = rf"{keys}{_SP}*[:：]"
-    han = rf"(?:(?!{stop})[\p{{Han}}])"
+    next_field = regex.compile(rf"{keys}[*】]{{0,2}}{_SP}*[:：]", regex.V0)
+    key_at = regex.compile(rf"{keys}(?:{_SP}|[*】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
-    fill = {"SP": _SP, "H": han, "STOP": stop, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
-    not_key = rf"(?!{keys}(?:{_SP}|[:：]|$))"
+    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
     # A label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE).
     bound = r"(?<![A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
 
@@ -153,7 +163,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         for placeholder, aliases in vocab.items():
             group_of[placeholder] = group
             alt = _alternation({placeholder: aliases})
-            labelled.append((regex.compile(bound.format(alt=alt) + sep + not_key + f"(?P<value>{shape})", regex.V0),
+            labelled.append((regex.compile(bound.format(alt=alt) + sep + f"(?P<value>{shape})", regex.V0),
                              placeholder, group))
             for w in (placeholder, *aliases):
                 labels[regex.sub(r"\s+", "", w)] = (placeholder, group)
@@ -169,7 +179,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         shape = _SHAPES[group].format(**fill)
         if group == "phi_name":
             # with a colon any name; without, a surname-led one that ends where the sentence goes on
-            value = (rf"(?:{_SP}*[:：]{_SP}*{not_key}(?P<value>{shape})"
+            value = (rf"(?:{_SP}*[:：]{_SP}*(?P<value>{shape})"
                      rf"|(?!{not_name})(?P<value>{surnames}\p{{Han}}{{1,2}})(?:(?={name_end})|{_PUNCT_END}))")
         else:
             value = rf"{_SP}*[:：]?{_SP}*(?P<value>{shape})"
@@ -189,12 +199,15 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
                 raise RuleError(where, f"terms.phi_pattern: unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
             pattern, check = PATTERNS[name]
             free.append((placeholder, pattern, check))
-    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of)
+    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at)
 
 
 # ---------------------------------------------------------------- finding values
 
 _BLANK = set("*＿_-—－ ")
+_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org"}
+_LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (住　院　号：)
+_HAN = regex.compile(r"\p{Han}")
 
 
 def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
@@ -230,7 +243,14 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
     for pattern, placeholder, group in (*vocab.labelled, *vocab.roles, *vocab.suffixes):
         for m in pattern.finditer(text):
             a, b = m.span("value")
+            if vocab.key_at.match(text, a):
+                continue  # a label where the value should be: a header row, a blank field
+            if group in _CUT_AT_NEXT_FIELD:
+                nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
+                b = nxt.start() if nxt and nxt.start() < b else b
             value = text[a:b].rstrip(" \t\u3000-－")
+            if group == "phi_name" and len(_HAN.findall(value)) < 2:
+                continue
             if value and not set(value) <= _BLANK:
                 found.append((a, a + len(value), placeholder, group))
     for placeholder, pattern, check in vocab.free:
