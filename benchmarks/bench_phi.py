@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from domainchunk.batch import Batch, Options, collect_inputs, run_batch  # noqa: E402
+from domainchunk.batch import Batch, Options, collect_inputs, run_batch, side_files  # noqa: E402
 from domainchunk.phi import phi_edits, vocabulary  # noqa: E402
 from phi_records import Record, records, to_docx  # noqa: E402
 
@@ -83,7 +83,7 @@ def output_leaks(recs: list[Record], docx_every: int, workdir: Path) -> dict:
     started = time.perf_counter()
     summary = run_batch(Batch(inputs=collect_inputs([str(inputs)]), options=Options(mask_phi=True), output=out))
     seconds = time.perf_counter() - started
-    manifest = [json.loads(line) for line in out.with_name(out.name + ".manifest.jsonl").read_text(encoding="utf-8").splitlines()]
+    manifest = [json.loads(line) for line in side_files(out, False)[0].read_text(encoding="utf-8").splitlines()]
     by_source = {e["masked_source"]: e["input"] for e in manifest}
     chunks: dict[str, list[dict]] = {}
     for line in out.read_text(encoding="utf-8").splitlines():

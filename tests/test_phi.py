@@ -57,7 +57,7 @@ import json  # noqa: E402
 
 import pytest  # noqa: E402
 
-from domainchunk.batch import Batch, Options, collect_inputs, run_batch  # noqa: E402
+from domainchunk.batch import Batch, Options, collect_inputs, run_batch, side_files  # noqa: E402
 from domainchunk.errors import DomainChunkError, RuleError  # noqa: E402
 from domainchunk.phi import phi_edits, pseudonym, vocabulary  # noqa: E402
 from phi_records import records  # noqa: E402
@@ -159,7 +159,7 @@ def test_the_batch_manifest_alone_ties_the_pseudonym_to_the_file(tmp_path):
     run_batch(Batch(inputs=collect_inputs([str(tmp_path / "in")]), options=Options(mask_phi=True), output=out))
     chunks = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert chunks and not any("孙示强" in line for line in out.read_text(encoding="utf-8").splitlines())
-    entry = json.loads(out.with_name(out.name + ".manifest.jsonl").read_text(encoding="utf-8"))
+    entry = json.loads(side_files(out, False)[0].read_text(encoding="utf-8"))
     assert entry["input"].endswith("孙示强.txt") and entry["masked_source"] == chunks[0]["source"]
 
 
