@@ -90,16 +90,20 @@ class Fingerprints:
     """
 
     def __init__(self, options: Options, registry: dict[str, Any]):
+        from .phi import fingerprint as phi_fingerprint
+
         self.options, self.registry = options, registry
         self.detect = _sha(*(f"{t}:{r.detect.model_dump_json()}" for t, r in sorted(registry.items()))) \
             if options.doc_type == "auto" else ""
+        # masking reads the medical rule file's PHI vocabulary whatever the document's type
+        self.phi = phi_fingerprint(registry.get("medical_record")) if options.mask_phi else None
 
     def key(self, doc_type: str | None) -> dict[str, Any]:
         rules = self.registry.get(doc_type or "")
         o = self.options
         return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
                 "doc_type": o.doc_type, "max_chars": o.max_chars, "mask_phi": o.mask_phi, "format": o.fmt,
-                "context_fit": o.context_fit}
+                "context_fit": o.context_fit, "phi": self.phi}
 
 
 def check_options(options: Options) -> Fingerprints:

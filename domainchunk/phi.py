@@ -136,9 +136,14 @@ def _phi_terms(rules: RuleFile | None) -> dict[str, dict[str, list[str]]]:
 _CACHE: dict[str, Vocabulary] = {}
 
 
+def fingerprint(rules: RuleFile | None = None) -> str:
+    """What masked outputs of every type depend on: the PHI vocabulary in force."""
+    return hashlib.sha256(repr(sorted(_phi_terms(rules).items())).encode()).hexdigest()[:16]
+
+
 def vocabulary(rules: RuleFile | None = None) -> Vocabulary:
     terms = _phi_terms(rules)
-    key = hashlib.sha256(repr(sorted(terms.items())).encode()).hexdigest()
+    key = fingerprint(rules)
     if key not in _CACHE:
         _CACHE[key] = _compile(terms, rules.path if rules is not None and rules.path else "medical_record.yaml")
     return _CACHE[key]

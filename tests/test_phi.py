@@ -234,3 +234,15 @@ def test_other_document_types_keep_their_words():
             "地址　　　　　│\n患者家住青禾市长乐路3号，务农。\n")
     edits, _ = phi_edits(text)
     assert [(text[a:b], rep) for a, b, rep in edits] == [("1980年2月2日", "[出生日期]"), ("青禾市长乐路3号", "[住址]")]
+
+
+def test_resume_redoes_masked_outputs_of_every_type_when_the_phi_vocabulary_changes():
+    from domainchunk.batch import Fingerprints
+
+    registry = pipeline.load_rules()
+    medical = registry["medical_record"]
+    edited = {**registry, "medical_record": medical.model_copy(
+        update={"terms": {**medical.terms, "phi_role": {**medical.terms["phi_role"], "姓名": ["陪诊人"]}}})}
+    masked, plain = Options(mask_phi=True), Options()
+    assert Fingerprints(masked, registry).key("lab_report") != Fingerprints(masked, edited).key("lab_report")
+    assert Fingerprints(plain, registry).key("lab_report") == Fingerprints(plain, edited).key("lab_report")
