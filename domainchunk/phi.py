@@ -177,25 +177,25 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     not_name = _listed(terms, "phi_not_name")
     roles, suffixes = [], []
     for placeholder, words in terms.get("phi_role", {}).items():
-        group = group_of.get(placeholder)
-        if group is None:
+        owner = group_of.get(placeholder)
+        if owner is None:
             raise RuleError(where, f"terms.phi_role: placeholder {placeholder!r} is not in any phi field group")
         alt = _alternation({w: [] for w in words})  # the words only: the placeholder is a label
-        shape = _SHAPES[group].format(**fill)
-        if group == "phi_name":
+        shape = _SHAPES[owner].format(**fill)
+        if owner == "phi_name":
             # with a colon any name; without, a surname-led one that ends where the sentence goes on
             value = (rf"(?:{_SP}*[:：]{_SP}*(?P<value>{shape})"
                      rf"|(?!{not_name})(?P<value>{surnames}\p{{Han}}{{1,2}})(?:(?={name_end})|{_PUNCT_END}))")
         else:
             value = rf"{_SP}*[:：]?{_SP}*(?P<value>{shape})"
-        roles.append((regex.compile(rf"(?P<label>{alt}){value}", regex.V0), placeholder, group))
+        roles.append((regex.compile(rf"(?P<label>{alt}){value}", regex.V0), placeholder, owner))
     for placeholder, words in terms.get("phi_suffix", {}).items():
-        group = group_of.get(placeholder)
-        if group is None:
+        owner = group_of.get(placeholder)
+        if owner is None:
             raise RuleError(where, f"terms.phi_suffix: placeholder {placeholder!r} is not in any phi field group")
-        shape = _SHAPES[group].format(**fill)
+        shape = _SHAPES[owner].format(**fill)
         alt = _alternation({w: [] for w in words})
-        suffixes.append((regex.compile(rf"(?P<value>{shape}){_SP}*(?:{alt}){_PUNCT_END}", regex.V0), placeholder, group))
+        suffixes.append((regex.compile(rf"(?P<value>{shape}){_SP}*(?:{alt}){_PUNCT_END}", regex.V0), placeholder, owner))
 
     free = []
     for placeholder, names in terms.get("phi_pattern", {}).items():
@@ -427,3 +427,7 @@ def mask_document(doc: Document, registry: Mapping[str, RuleFile] | None = None)
     return doc.model_copy(update={"text": text, "source": source, "title": title,
                                   "blocks": [moved_block(b) for b in doc.blocks],
                                   "pages": pages, "metadata": metadata}, deep=True)
+
+
+__all__ = ["PATTERNS", "Vocabulary", "apply_edits", "fingerprint", "mask_document", "phi_edits", "pseudonym",
+           "vocabulary"]
