@@ -34,7 +34,7 @@ import threading
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -100,10 +100,10 @@ class Fingerprints:
 
     def key(self, doc_type: str | None) -> dict[str, Any]:
         rules = self.registry.get(doc_type or "")
-        o = self.options
+        # Every option is part of the output's recipe; the rules folder counts by its files' content.
+        options = {k: v for k, v in asdict(self.options).items() if k != "rules_dir"}
         return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
-                "doc_type": o.doc_type, "max_chars": o.max_chars, "mask_phi": o.mask_phi, "format": o.fmt,
-                "context_fit": o.context_fit, "phi": self.phi}
+                "phi": self.phi, **options}
 
 
 def check_options(options: Options) -> Fingerprints:
@@ -830,7 +830,9 @@ def _sink(batch: Batch, stream: IO[str] | None) -> Sink:
             return StreamSink(open(batch.output, "w", encoding="utf-8"), str(batch.output), owned=True)
     if batch.to_dir:
         return DirSink(batch.output, batch.options.fmt)
-    return FileSink(batch.output, batch.options.fmt)
+    # A linked output is written where the link leads: renaming over the link would replace it
+    # (as root, over /dev/stdout, the system's own).
+    return FileSink(Path(real(batch.output)), batch.options.fmt)
 
 
 def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,

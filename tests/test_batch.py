@@ -612,3 +612,13 @@ def test_a_folder_mixing_every_bad_input_finishes_and_converts_every_good_file(t
     warnings = [line for line in proc.stderr.splitlines() if "warning: " in line]
     assert len(warnings) == 2 and "07_fifo.txt" in warnings[0] and "10_empty.txt" in warnings[1]
     assert len(proc.stderr.splitlines()) == len(errors) + len(warnings)  # one line each
+
+
+def test_a_linked_output_file_is_written_through_the_link(docs: Path, tmp_path: Path, capsys):
+    target = tmp_path / "real" / "chunks.jsonl"
+    target.parent.mkdir()
+    target.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "out.jsonl"
+    link.symlink_to(target)
+    assert run([str(docs / "a" / "01_law.txt"), "-o", str(link), "-q"], capsys)[0] == 0
+    assert link.is_symlink() and len(records(target)) == 7
