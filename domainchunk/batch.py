@@ -95,16 +95,20 @@ class Fingerprints:
     """
 
     def __init__(self, options: Options, registry: dict[str, Any]):
+        from .phi import fingerprint as phi_fingerprint
+
         self.options, self.registry = options, registry
         self.detect = _sha(*(f"{t}:{r.detect.model_dump_json()}" for t, r in sorted(registry.items()))) \
             if options.doc_type == "auto" else ""
+        # masking reads the medical rule file's PHI vocabulary whatever the document's type
+        self.phi = phi_fingerprint(registry.get("medical_record")) if options.mask_phi else None
 
     def key(self, doc_type: str | None) -> dict[str, Any]:
         rules = self.registry.get(doc_type or "")
         # Every option is part of the output's recipe; the rules folder counts by its files' content.
         options = {k: v for k, v in asdict(self.options).items() if k != "rules_dir"}
         return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
-                **options}
+                "phi": self.phi, **options}
 
 
 def check_options(options: Options) -> Fingerprints:
@@ -278,6 +282,7 @@ class Converted:
     error: dict[str, str] | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)  # warnings for the user (an empty file)
+    masked_source: str | None = None  # --mask-phi: the pseudonym the chunks carry as their source
 
 
 def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
@@ -304,6 +309,8 @@ def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
             stage = "render"
             out.payload, out.chunks = render(result, options.fmt), len(result.chunks)
             out.doc_type = result.document.doc_type
+            if options.mask_phi:  # only the local manifest ties the pseudonym to the real file
+                out.masked_source = result.document.source
         except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record
             out.error = error_record(source, exc, stage)
     for w in caught:
@@ -907,7 +914,9 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                     conv = _failure_record(inp, conv)
                 if conv.error is None:
                     new_entry = {"input": inp.key, "sha256": conv.sha256, "doc_type": conv.doc_type,
-                                 "key": prints.key(conv.doc_type), "chunks": conv.chunks, **sink.write(inp, conv)}
+                                 "key": prints.key(conv.doc_type), "chunks": conv.chunks,
+                                 **({"masked_source": conv.masked_source} if conv.masked_source else {}),
+                                 **sink.write(inp, conv)}
                     event = FileEvent(inp, "done", chunks=conv.chunks, seconds=conv.seconds, notes=conv.notes)
                 else:
                     sink.drop(inp)

@@ -1,61 +1,353 @@
-"""Masking of identifying fields in medical records (``mask_phi=True``, ``--mask-phi``).
+"""Masking of identifying values (``mask_phi=True``, ``--mask-phi``).
 
-The values of labelled identifying fields (姓名：…, 身份证号：…, 电话：…, 住址：…,
-住院号：…) and free-standing ID-card and mobile numbers are replaced by typed
-placeholders such as ``[姓名]``. Masking happens before chunking, on a copy of
-the document whose blocks, rows, cells and pages are moved to the new offsets,
-so every chunk is still an exact slice of the (masked) document text and the
-chunk metadata read from that text carries placeholders, never the values.
+What counts as identifying is vocabulary, read from the ``phi_*`` term groups of
+the medical-record rule file; this module keeps only the machinery:
+
+1. **Labelled values**: a field group's label, a separator (colon, spaces, a tab)
+   and a value of the group's shape (a name, a phone, a number, a date …):
+   ``姓　　名：陈 志强``, ``联系人：周某``, ``ID:P0123``, ``住院号A123``.
+2. **Table columns**: a tab row whose cell is a label (``姓名\\t性别``) labels the
+   cell below it.
+3. **Role words**: ``其子陈某陪同``, ``患者陈某，男`` (a surname-led name that ends where
+   the sentence goes on), ``生于1980年3月``; and suffixes (``1980年3月1日出生``).
+4. **Patterns** with no label: mobile and landline phones in their common
+   forms, ID-card numbers with a valid check digit, e-mail addresses.
+5. **Repeats**: every value found above is masked wherever else the document
+   holds it, also written with spaces (or dashes, for numbers) between its
+   characters, and a date of birth in any date notation.
+
+Values become typed placeholders (``[姓名]``). Masking happens before chunking, on
+a copy of the document whose blocks, rows, cells and pages are moved to the new
+offsets, so every chunk is still an exact slice of the masked text and the
+metadata read from that text carries placeholders. The document's ``source``
+becomes a pseudonym (``record-3f2a9c1b7d4e.txt``, from the content's hash): file
+names often are the patient's name. No value is ever put in a message.
 """
 from __future__ import annotations
 
+import hashlib
+import re
 from bisect import bisect_right
-from typing import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping
 
 import regex
 
+from .errors import RuleError
 from .models import Block, Document, Page
-
-# placeholder type -> the labels a record writes before the value
-FIELDS: dict[str, tuple[str, ...]] = {
-    "姓名": ("患者姓名", "病人姓名", "姓名"),
-    "身份证号": ("身份证号码", "身份证号", "身份证", "证件号码", "证件号"),
-    "电话": ("联系电话", "手机号码", "手机号", "电话号码", "电话", "手机", "联系方式"),
-    "住址": ("家庭住址", "现住址", "户籍地址", "联系地址", "住址", "地址"),
-    # record numbers link a document to the patient: 病历号 and 登记号 on lab reports and outpatient notes
-    "住院号": ("住院号", "门诊号", "病案号", "病历号", "登记号", "就诊卡号", "医保卡号", "患者ID", "病人ID", "ID号"),
-}
-_LABEL_TYPE = {label: kind for kind, labels in FIELDS.items() for label in labels}
-_LABELLED = regex.compile(
-    r"(?<![\p{Han}])(?P<label>" + "|".join(sorted(_LABEL_TYPE, key=len, reverse=True)) + r")"
-    r"[ \t\u3000]*[:：][ \t\u3000]*(?P<value>[^\s:：，,;；。|]+)"
-)
-# Values that identify a person wherever they stand.
-_FREE = (
-    ("身份证号", regex.compile(r"(?<!\d)\d{17}[\dXx](?!\d)")),
-    ("电话", regex.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")),
-)
+from .rulefile import RuleFile, _alternation, load_rules
 
 Edit = tuple[int, int, str]  # replace text[start:end] by the string
 
+_SP = r"[ \t\u3000]"
+_PUNCT_END = r"(?=[\s，,。；;、：:）)！!？?\]]|$)"
 
-def phi_edits(text: str) -> list[Edit]:
-    """The replacements masking ``text``, sorted and non-overlapping."""
-    edits: list[Edit] = []
-    for m in _LABELLED.finditer(text):
-        value = m.group("value")
-        if value.startswith("[") or set(value) <= {"*", "＿", "_", "-"}:
-            continue  # already masked, or a blank form field
-        edits.append((m.start("value"), m.end("value"), f"[{_LABEL_TYPE[m.group('label')]}]"))
-    for kind, pattern in _FREE:
-        edits += [(m.start(), m.end(), f"[{kind}]") for m in pattern.finditer(text)]
-    edits.sort()
+# The value each field group's labels introduce. A name may be spaced (陈 志强, 陈 志 强) or carry
+# a · (minority names). Names, addresses and employers are cut after the match where another
+# field's label begins (姓名：陈某性别：男): a lookahead for every label at every character
+# would make each pattern take a second to compile.
+_SHAPES: dict[str, str] = {
+    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?)",
+    "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
+    "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
+    # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
+    # a comma or the next field's label
+    "phi_address": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
+    "phi_org": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
+    "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
+    "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
+    "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
+}
+# Separators between a label and its value: a colon (the label in Markdown bold or 【】 too),
+# blanks or a tab, 为/是. A value of digits and letters may also follow at once (住院号A123,
+# 电话88887777); a name, address or employer may not, or 签名确认 would mask 确认.
+_SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+_GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
+              "phi_email": "|"}
+
+
+# 13800001111, 138-0000-1111, 138 0000 1111, +86 138…, 0086-138…, (+86)138…
+_MOBILE = r"(?<![\d+])(?:[(（]?(?:\+|00)86[)）]?[ \-－]?)?1[3-9]\d(?:[ \-－]?\d{4}){2}(?!\d)"
+# 010-62345678, (0571)8888 7777, 020 8888 7777, +86-10-62345678, extensions 转123
+_LANDLINE = (r"(?<![\d.])(?:[(（]0\d{2,3}[)）][ \-－]?|0\d{2,3}[ \-－]|(?:\+|00)86[ \-－]?0?\d{2,3}[ \-－])"
+             r"[2-9]\d{2,3}[ \-－]?\d{4}(?:(?:转|-|ext\.?)\d{1,5})?(?![\d.])")
+
+
+def _valid_id_card(number: str) -> bool:
+    """The ISO 7064 MOD 11-2 check digit of an 18-digit resident ID number."""
+    digits = [c for c in number if c.isalnum()]
+    if len(digits) != 18 or not all(c.isdigit() for c in digits[:17]):
+        return False
+    total = sum(int(c) * w for c, w in zip(digits, (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)))
+    return "10X98765432"[total % 11] == digits[17].upper()
+
+
+# Identifiers with no label, by the names the rule file's phi_pattern group uses.
+PATTERNS: dict[str, tuple[regex.Pattern, Callable[[str], bool] | None]] = {
+    "mobile": (regex.compile(_MOBILE), None),
+    "landline": (regex.compile(_LANDLINE), None),
+    # 18 digits (spaced 6-8-4 allowed) whose last one is the check digit
+    "id_card": (regex.compile(
+        r"(?<![\dA-Za-z])[1-9]\d{5}[ \-]?(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[ \-]?\d{3}[\dXx](?![\dA-Za-z])"),
+        _valid_id_card),
+    "email": (regex.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"), None),
+}
+FIELD_GROUPS = tuple(_SHAPES)
+_ALNUM = re.compile(r"[0-9A-Za-z]")
+_DATE_PARTS = re.compile(r"(\d{4})\D{0,3}?(\d{1,2})(?:\D{1,3}(\d{1,2}))?|(\d{4})(\d{2})(\d{2})")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The compiled PHI vocabulary of one rule file."""
+
+    labelled: tuple[tuple[regex.Pattern, str, str], ...]  # (pattern, placeholder, group)
+    roles: tuple[tuple[regex.Pattern, str, str], ...]
+    suffixes: tuple[tuple[regex.Pattern, str, str], ...]
+    free: tuple[tuple[str, regex.Pattern, Callable[[str], bool] | None], ...]
+    labels: dict[str, tuple[str, str]]  # squashed label -> (placeholder, group), for table header cells
+    group_of: dict[str, str]  # placeholder -> field group
+    next_field: regex.Pattern  # where another field's label begins (the label and its colon)
+    key_at: regex.Pattern  # a label standing where a value should (a table's header row: 姓名 性别)
+
+
+def _listed(terms: Mapping[str, Mapping[str, list[str]]], group: str) -> str:
+    """A pattern for any word of a word-list group (its keys only name the lists), or a never-match.
+
+    Longer words come first (欧阳 before 欧); single characters go in one class, which
+    compiles at once where an alternation of 250 surnames would not.
+    """
+    words = {w for aliases in terms.get(group, {}).values() for w in aliases or []}
+    longer = [w for w in words if len(w) > 1]
+    singles = "".join(sorted(regex.escape(w) for w in words if len(w) == 1))
+    parts = ([_alternation({w: [] for w in longer})] if longer else []) + ([f"[{singles}]"] if singles else [])
+    return "(?:" + "|".join(parts) + ")" if parts else "(?!)"
+
+
+def _phi_terms(rules: RuleFile | None) -> dict[str, dict[str, list[str]]]:
+    """The rule file's phi_* groups, the built-in file's for those it lacks (a user's medical rules
+    that say nothing about PHI must not turn masking off)."""
+    builtin = load_rules()["medical_record"].terms
+    own = rules.terms if rules is not None else {}
+    return {g: own.get(g, builtin.get(g, {})) for g in {*builtin, *own} if g.startswith("phi_")}
+
+
+_CACHE: dict[str, Vocabulary] = {}
+
+
+def fingerprint(rules: RuleFile | None = None) -> str:
+    """What masked outputs of every type depend on: the PHI vocabulary in force."""
+    return hashlib.sha256(repr(sorted(_phi_terms(rules).items())).encode()).hexdigest()[:16]
+
+
+def vocabulary(rules: RuleFile | None = None) -> Vocabulary:
+    terms = _phi_terms(rules)
+    key = fingerprint(rules)
+    if key not in _CACHE:
+        _CACHE[key] = _compile(terms, rules.path if rules is not None and rules.path else "medical_record.yaml")
+    return _CACHE[key]
+
+
+def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
+    field_labels = {g: terms.get(g, {}) for g in FIELD_GROUPS}
+    all_labels = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
+    all_labels |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+    keys = _alternation({w: [] for w in all_labels}) if all_labels else "(?!)"
+    next_field = regex.compile(rf"{keys}[*】]{{0,2}}{_SP}*[:：]", regex.V0)
+    key_at = regex.compile(rf"{keys}(?:{_SP}|[*】]|[:：]|$)", regex.V0 | regex.M)
+    surnames = _listed(terms, "phi_surname")
+    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
+    # A label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE).
+    bound = r"(?<![A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
+
+    labelled, group_of, labels = [], {}, {}
+    for group, vocab in field_labels.items():
+        shape = _SHAPES[group].format(**fill)
+        sep = _SEP.format(SP=_SP, GLUED=_GLUED_SEP.get(group, "").format(SP=_SP))
+        for placeholder, aliases in vocab.items():
+            group_of[placeholder] = group
+            alt = _alternation({placeholder: aliases})
+            labelled.append((regex.compile(bound.format(alt=alt) + sep + f"(?P<value>{shape})", regex.V0),
+                             placeholder, group))
+            for w in (placeholder, *aliases):
+                labels[regex.sub(r"\s+", "", w)] = (placeholder, group)
+
+    name_end = _listed(terms, "phi_name_end")
+    not_name = _listed(terms, "phi_not_name")
+    roles, suffixes = [], []
+    for placeholder, words in terms.get("phi_role", {}).items():
+        owner = group_of.get(placeholder)
+        if owner is None:
+            raise RuleError(where, f"terms.phi_role: placeholder {placeholder!r} is not in any phi field group")
+        alt = _alternation({w: [] for w in words})  # the words only: the placeholder is a label
+        shape = _SHAPES[owner].format(**fill)
+        if owner == "phi_name":
+            # with a colon any name; without, a surname-led one that ends where the sentence goes on
+            value = (rf"(?:{_SP}*[:：]{_SP}*(?P<value>{shape})"
+                     rf"|(?!{not_name})(?P<value>{surnames}\p{{Han}}{{1,2}})(?:(?={name_end})|{_PUNCT_END}))")
+        else:
+            value = rf"{_SP}*[:：]?{_SP}*(?P<value>{shape})"
+        roles.append((regex.compile(rf"(?P<label>{alt}){value}", regex.V0), placeholder, owner))
+    for placeholder, words in terms.get("phi_suffix", {}).items():
+        owner = group_of.get(placeholder)
+        if owner is None:
+            raise RuleError(where, f"terms.phi_suffix: placeholder {placeholder!r} is not in any phi field group")
+        shape = _SHAPES[owner].format(**fill)
+        alt = _alternation({w: [] for w in words})
+        suffixes.append((regex.compile(rf"(?P<value>{shape}){_SP}*(?:{alt}){_PUNCT_END}", regex.V0), placeholder, owner))
+
+    free = []
+    for placeholder, names in terms.get("phi_pattern", {}).items():
+        for name in names:
+            if name not in PATTERNS:
+                raise RuleError(where, f"terms.phi_pattern: unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
+            pattern, check = PATTERNS[name]
+            free.append((placeholder, pattern, check))
+    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at)
+
+
+# ---------------------------------------------------------------- finding values
+
+_BLANK = set("*＿_-—－ ")
+_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org"}
+_LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (住　院　号：)
+_HAN = regex.compile(r"\p{Han}")
+
+
+def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
+    """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男)."""
+    found = []
+    lines = text.split("\n")
+    pos = 0
+    starts = []
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    for i, line in enumerate(lines[:-1]):
+        if "\t" not in line:
+            continue
+        heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
+        columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
+        below = lines[i + 1]
+        if not columns or "\t" not in below:
+            continue
+        cell_start = starts[i + 1]
+        for j, cell in enumerate(below.split("\t")):
+            value = cell.strip()
+            if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:
+                a = cell_start + cell.index(value)
+                found.append((a, a + len(value), *columns[j]))
+            cell_start += len(cell) + 1
+    return found
+
+
+def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
+    """(start, end, placeholder, group) of every value the labels, roles and patterns find."""
+    found: list[tuple[int, int, str, str]] = []
+    for pattern, placeholder, group in (*vocab.labelled, *vocab.roles, *vocab.suffixes):
+        for m in pattern.finditer(text):
+            a, b = m.span("value")
+            if vocab.key_at.match(text, a):
+                continue  # a label where the value should be: a header row, a blank field
+            if group in _CUT_AT_NEXT_FIELD:
+                nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
+                b = nxt.start() if nxt and nxt.start() < b else b
+            value = text[a:b].rstrip(" \t\u3000-－")
+            if group == "phi_name" and len(_HAN.findall(value)) < 2:
+                continue
+            if value and not set(value) <= _BLANK:
+                found.append((a, a + len(value), placeholder, group))
+    for placeholder, pattern, check in vocab.free:
+        for m in pattern.finditer(text):
+            if check is None or check(m.group()):
+                found.append((m.start(), m.end(), placeholder, vocab.group_of.get(placeholder, "")))
+    return found + _table_values(text, vocab)
+
+
+class _View:
+    """The text without the characters ``drop``, and where each kept character stood: a value
+    written with spaces (or dashes) between its characters is one ``str.find`` away."""
+
+    def __init__(self, text: str, drop: str):
+        self.index = [i for i, c in enumerate(text) if c not in drop]
+        self.text = "".join(text[i] for i in self.index)
+
+    def spans(self, key: str):
+        i = self.text.find(key)
+        while i >= 0:
+            yield self.index[i], self.index[i + len(key) - 1] + 1
+            i = self.text.find(key, i + 1)
+
+
+_BLANKS = " \t\u3000"
+
+
+def _date_pattern(value: str) -> str | None:
+    """A date of birth in any notation (1980-03-05, 1980年3月5日, 1980.3.5)."""
+    m = _DATE_PARTS.search(value)
+    if not m:
+        return None
+    y, mo, d = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
+    sep = rf"{_SP}*[-/.年月]?{_SP}*"
+    day = rf"{sep}0?{int(d)}日?" if d else ""
+    return rf"(?<!\d){y}{sep}0?{int(mo)}{day}(?!\d)"
+
+
+def _repeats(text: str, values: Mapping[str, str], groups: Mapping[str, str]) -> list[tuple[int, int, str, str]]:
+    """Every occurrence of the found values, however spaced."""
+    views: dict[str, _View] = {}
+    found = []
+    for value, placeholder in values.items():
+        if groups.get(value) == "phi_date":
+            if (pattern := _date_pattern(value)) is not None:
+                # re, not regex: this pattern is new for every document, and re compiles it 10x faster
+                found += [(m.start(), m.end(), placeholder, "") for m in re.finditer(pattern, text)]
+            continue
+        chars = [c for c in value if not c.isspace()]
+        if all(_ALNUM.match(c) or c in "-－+()（）" for c in chars):
+            key = "".join(c for c in chars if _ALNUM.match(c))
+            if len(key) < 5:  # a short number repeats by chance (a dose, a lab value)
+                continue
+            if "alnum" not in views:
+                views["alnum"] = _View(text, _BLANKS + "-－")
+            view = views["alnum"]
+            found += [(a, b, placeholder, "") for a, b in view.spans(key)
+                      if not (a and _ALNUM.match(text[a - 1])) and not (b < len(text) and _ALNUM.match(text[b]))]
+        elif len(chars) >= 2:
+            if "blank" not in views:
+                views["blank"] = _View(text, _BLANKS)
+            view = views["blank"]
+            found += [(a, b, placeholder, "") for a, b in view.spans("".join(chars))]
+    return found
+
+
+def phi_edits(text: str, vocab: Vocabulary | None = None, known: Mapping[str, str] | None = None) -> tuple[list[Edit], dict[str, str]]:
+    """The replacements masking ``text`` (sorted, non-overlapping) and the values found.
+
+    ``known`` maps more values (already found elsewhere) to their placeholders.
+    The values returned map value -> placeholder; they stay in memory, never in a message.
+    """
+    vocab = vocab or vocabulary()
+    found = _found(text, vocab)
+    values = dict(known or {})
+    groups = {v: vocab.group_of.get(p, "") for v, p in values.items()}
+    for a, b, placeholder, group in found:
+        values.setdefault(text[a:b], placeholder)
+        groups.setdefault(text[a:b], group)
+    found += _repeats(text, values, groups)
+    spans = sorted(((a, b, f"[{p}]") for a, b, p, _ in found if a < b), key=lambda e: (e[0], -e[1]))
     kept: list[Edit] = []
-    for e in edits:
-        if not kept or e[0] >= kept[-1][1]:
-            kept.append(e)
-    return kept
+    for a, b, rep in spans:
+        if kept and a < kept[-1][1]:  # overlapping finds: one placeholder over their union
+            ka, kb, krep = kept[-1]
+            kept[-1] = (ka, max(kb, b), krep)
+        else:
+            kept.append((a, b, rep))
+    return kept, values
 
+
+# ---------------------------------------------------------------- applying them
 
 def apply_edits(text: str, edits: list[Edit]) -> tuple[str, Callable[[int], int]]:
     """The edited text, and a function moving an old offset to the new text.
@@ -87,11 +379,36 @@ def apply_edits(text: str, edits: list[Edit]) -> tuple[str, Callable[[int], int]
     return "".join(parts), move
 
 
-def mask_document(doc: Document) -> Document:
-    """A copy of ``doc`` whose identifying values are replaced by typed placeholders such as ``[姓名]``."""
-    edits = phi_edits(doc.text)
+_OWN_SOURCE = re.compile(r"<[a-z]+>")  # "<text>", "<bytes>": names we give, not the user's
+
+
+def pseudonym(source: str, text: str) -> str:
+    """A stable stand-in for a file name: ``record-`` and the content's hash, the suffix kept.
+
+    The hash is of the content, not of the name, so a list of likely names cannot be
+    hashed to find it; the batch manifest keeps the real path beside it.
+    """
+    if _OWN_SOURCE.fullmatch(source):
+        return source
+    suffix = Path(source).suffix.lower()
+    suffix = suffix if re.fullmatch(r"\.[a-z0-9]{1,5}", suffix) else ""
+    return f"record-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}{suffix}"
+
+
+def mask_document(doc: Document, registry: Mapping[str, RuleFile] | None = None) -> Document:
+    """A copy of ``doc`` whose identifying values are replaced by typed placeholders such as ``[姓名]``.
+
+    The vocabulary comes from ``registry``'s medical-record rule file (the built-in one by default).
+    """
+    vocab = vocabulary((registry or load_rules()).get("medical_record"))
+    edits, values = phi_edits(doc.text, vocab)
+    source = pseudonym(doc.source, doc.text)
+    title = doc.title
+    if title:
+        title_edits, _ = phi_edits(title, vocab, values)
+        title = apply_edits(title, title_edits)[0]
     if not edits:
-        return doc.model_copy(deep=True)
+        return doc.model_copy(update={"source": source, "title": title}, deep=True)
     text, move = apply_edits(doc.text, edits)
 
     def moved_block(b: Block) -> Block:
@@ -107,5 +424,10 @@ def mask_document(doc: Document) -> Document:
 
     pages = [Page(number=p.number, start=move(p.start), end=move(p.end)) for p in doc.pages]
     metadata = {**doc.metadata, "phi_masked": len(edits)}
-    return doc.model_copy(update={"text": text, "blocks": [moved_block(b) for b in doc.blocks],
+    return doc.model_copy(update={"text": text, "source": source, "title": title,
+                                  "blocks": [moved_block(b) for b in doc.blocks],
                                   "pages": pages, "metadata": metadata}, deep=True)
+
+
+__all__ = ["PATTERNS", "Vocabulary", "apply_edits", "fingerprint", "mask_document", "phi_edits", "pseudonym",
+           "vocabulary"]

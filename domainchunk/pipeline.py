@@ -114,11 +114,11 @@ def chunk_document(
         size = guarded_size(size, doc.source)
     # Chunkers record the type, title and document metadata on the document they work on.
     doc = doc.model_copy(update={"metadata": copy.deepcopy(doc.metadata)})
+    registry = load_rules(None if rules_dir is None else Path(rules_dir))
     if mask_phi:
         from .phi import mask_document
 
-        doc = mask_document(doc)
-    registry = load_rules(None if rules_dir is None else Path(rules_dir))
+        doc = mask_document(doc, registry)
     detection = resolve_type(doc, doc_type, registry)
     rules = registry.get(detection.doc_type) or registry[GENERIC]
     doc.doc_type = rules.doc_type
