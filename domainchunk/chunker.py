@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
-from .outline import Outline, Section, build_outline, reads_as_heading
+from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -20,6 +20,14 @@ SizeFn = Callable[[str], int]
 
 def _hooks(rules: RuleFile) -> ModuleType | None:
     return importlib.import_module(rules.hooks) if rules.hooks else None
+
+
+def _variant(text: str, sec: Section) -> str | None:
+    """The name of the variant that made the section's first boundary (its unit, else its first heading)."""
+    head = sec.unit or (sec.headings[0] if sec.headings else None)
+    if head is None:
+        return None
+    return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -79,8 +87,11 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
     chunks: list[Chunk] = []
     for sec in outline.sections:
         pieces = split_section(outline, sec, max_chars, size)
+        variant = _variant(doc.text, sec)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
+            if variant and rule == sec.rule:
+                meta["rule_variant"] = variant
             if sec.unit is not None and sec.unit.num is not None:
                 meta["number"] = sec.unit.num[0]
             if len(pieces) > 1:

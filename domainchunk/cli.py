@@ -138,7 +138,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from .errors import DomainChunkError
-    from .examples import rules_without_examples, run_examples
+    from .examples import check_patterns, rules_without_examples, run_examples
     from .rulefile import load_rules
 
     try:
@@ -161,7 +161,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             _err(f"{rid}: rule {lv} has no examples")
         print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without examples" if bare else ""))
         return EXIT_FAILED if bare else EXIT_OK
-    results = run_examples(registry)
+    results = run_examples(registry) + [c for _, r in sorted(registry.items()) for c in check_patterns(r)]
     bad = [r for r in results if r.failures]
     for r in bad:
         for f in r.failures:

@@ -103,3 +103,136 @@ def test_json_schema_is_exported_and_current():
 def test_builtin_rules_ship_with_package():
     files = {p.name for p in builtin_rules_dir().glob("*.yaml")}
     assert {"statute.yaml", "generic.yaml"} <= files
+
+
+# A small rule file of our own, so these tests do not depend on how a built-in file is written.
+def _memo() -> dict:
+    return {
+        "id": "memo",
+        "version": "1",
+        "doc_type": "memo",
+        "description": "示范备忘录：每个要点一块。",
+        "terms": {"item": {"事项": ["要点"]}},
+        "fields": {"header": {"department": ["科室", "部门"]}},
+        "detect": {"min_score": 1, "signals": [{
+            "id": "memo.title", "pattern": "^备忘录$", "weight": 1, "why": "备忘录 alone on a line is the title",
+            "examples": {"match": ["备忘录\n事项一"], "no_match": ["这份备忘录很短"]},
+        }]},
+        "levels": [{
+            "id": "memo.item",
+            "name": "事项",
+            "kind": "item",
+            "role": "unit",
+            "rationale": "each item stands alone",
+            "variants": [
+                {"name": "numbered", "pattern": "(?P<label>{terms.item}{CN}+)[：:]", "why": "事项一： opens an item",
+                 "examples": {"match": ["事项一：开会", "  要点二：午餐"], "no_match": ["详见事项一：", "事项："]}},
+                {"name": "bracketed", "pattern": "【(?P<label>[^】\n]{1,10})】$", "why": "a bracketed title alone opens one",
+                 "examples": {"match": ["【其他】"], "no_match": ["【其他】见上文"]}},
+            ],
+        }],
+    }
+
+
+def test_variants_make_the_level_and_chunks_name_the_variant(tmp_path):
+    _write(tmp_path, _memo(), "memo.yaml")
+    result = domainchunk.chunk("备忘录\n\n事项一：开会。\n\n【其他】\n示范。\n", doc_type="memo", rules_dir=tmp_path)
+    units = [c for c in result.chunks if c.rule == "memo.item"]
+    assert [(c.path, c.metadata.get("rule_variant")) for c in units] == [(["事项一"], "numbered"), (["其他"], "bracketed")]
+
+
+def _memo_error(tmp_path: Path, data: dict) -> str:
+    path = _write(tmp_path, data, "memo.yaml")
+    with pytest.raises(RuleError) as err:
+        load_rule_file(path)
+    assert str(path) in str(err.value)
+    return str(err.value)
+
+
+def test_a_level_has_variants_or_a_pattern_not_both(tmp_path):
+    data = _memo()
+    data["levels"][0]["pattern"] = "事项"
+    assert "not both" in _memo_error(tmp_path, data)
+    del data["levels"][0]["pattern"]
+    data["levels"][0]["variants"] = []
+    assert "not both and not neither" in _memo_error(tmp_path, data)
+
+
+def test_variant_pattern_is_capped(tmp_path):
+    data = _memo()
+    data["levels"][0]["variants"][1]["pattern"] = "(?:" + "|".join(f"甲{i}" for i in range(60)) + ")$"
+    msg = _memo_error(tmp_path, data)
+    assert "memo.item variant bracketed" in msg and "200 characters" in msg
+
+
+def test_cap_counts_the_pattern_as_written_not_its_vocabulary(tmp_path):
+    data = _memo()
+    data["terms"]["item"] = {f"事项{i}号": [] for i in range(80)}
+    load_rule_file(_write(tmp_path, data, "memo.yaml"))  # the vocabulary expands past 200; the pattern is short
+
+
+def test_signal_with_examples_is_capped(tmp_path):
+    data = _memo()
+    data["detect"]["signals"][0]["pattern"] = "^(?:" + "|".join(f"备忘{i}" for i in range(60)) + ")$"
+    assert "memo.title" in _memo_error(tmp_path, data)
+
+
+@pytest.mark.parametrize("where", ["variant", "lead", "signal"])
+def test_unknown_vocabulary_is_named_in_every_pattern_field(tmp_path, where):
+    data = _memo()
+    level = data["levels"][0]
+    if where == "variant":
+        level["variants"][0]["pattern"] = "{terms.nothing}一"
+    elif where == "lead":
+        level["lead"] = "{fields.nothing}"
+    else:
+        data["detect"]["signals"][0]["pattern"] = "{terms.nothing}"
+    msg = _memo_error(tmp_path, data)
+    assert "unknown vocabularies" in msg and "nothing" in msg
+
+
+def test_vocabulary_expands_in_lead_and_fields(tmp_path):
+    data = _memo()
+    data["levels"][0]["lead"] = "{fields.header}[：:]"
+    _write(tmp_path, data, "memo.yaml")
+    rules = load_rules(tmp_path)["memo"]
+    assert rules.field_key("header", "部 门") == "department"
+    result = domainchunk.chunk("备忘录\n\n部门：示范\n事项一：开会。\n", doc_type="memo", rules_dir=tmp_path)
+    assert result.chunks[-1].text.startswith("部门：示范")
+
+
+def test_variant_compile_error_names_rule_and_variant(tmp_path):
+    data = _memo()
+    data["levels"][0]["variants"][0]["pattern"] = "(?P<label>事项"
+    msg = _memo_error(tmp_path, data)
+    assert "memo.item" in msg and "variant numbered" in msg and "does not compile" in msg
+
+
+@pytest.mark.parametrize("change,expect", [
+    (lambda v: v.__setitem__("name", "Numbered Items"), "name"),
+    (lambda v: v.__setitem__("examples", {"match": ["事项一："]}), "no_match"),
+    (lambda v: v.__setitem__("examples", {"match": [], "no_match": ["x"]}), "match"),
+    (lambda v: v.pop("why"), "why"),
+])
+def test_variant_needs_a_name_a_why_and_both_kinds_of_example(tmp_path, change, expect):
+    data = _memo()
+    change(data["levels"][0]["variants"][0])
+    assert expect in _memo_error(tmp_path, data)
+
+
+def test_duplicate_variant_names(tmp_path):
+    data = _memo()
+    data["levels"][0]["variants"][1]["name"] = "numbered"
+    assert "duplicate variant names" in _memo_error(tmp_path, data)
+
+
+def test_rules_test_runs_variant_and_signal_examples(tmp_path):
+    data = _memo()
+    data["levels"][0]["variants"][0]["examples"]["no_match"].append("事项三：也算")
+    data["detect"]["signals"][0]["examples"]["match"].append("备忘录 第二页")
+    _write(tmp_path, data, "memo.yaml")
+    proc = subprocess.run([sys.executable, "-m", "domainchunk", "rules", "test", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FAIL memo.item/numbered: matches '事项三：也算'" in proc.stdout
+    assert "FAIL memo.title: does not match '备忘录 第二页'" in proc.stdout
