@@ -142,7 +142,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from .rulefile import load_rules
 
     try:
-        registry = load_rules(args.dir)
+        registry = load_rules(args.dir, allow_hooks=args.allow_hook or ())
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -203,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("action", choices=["list", "check", "test", "schema"],
                    help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
     r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
+    r.add_argument("--allow-hook", action="append", metavar="NAME",
+                   help="enable the installed hook entry point NAME (group domainchunk.hooks) that a rule file "
+                   "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     r.set_defaults(func=cmd_rules)
     return p
 

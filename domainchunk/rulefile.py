@@ -8,11 +8,13 @@ defaults, and examples that the test suite runs. Patterns run on the
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from functools import cached_property, lru_cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
-from typing import Any, Literal
+from types import ModuleType
+from typing import Any, Iterable, Literal
 
 import regex
 import yaml
@@ -264,7 +266,12 @@ class RuleFile(_Strict):
     version: str
     doc_type: str
     description: str
-    hooks: str | None = Field(None, description="Python module with hooks where a pattern cannot say it.")
+    hooks: str | None = Field(
+        None,
+        description="Hooks where a pattern cannot say it: a built-in hook module (statute, contract, judgment, "
+        "medical_record, lab_report, or its module path), or the name of an installed entry point of group "
+        "`domainchunk.hooks` that the caller enables on purpose (allow_hooks, --allow-hook). Nothing else is imported.",
+    )
     terms: Vocabulary = Field(
         default_factory=dict,
         description="Vocabularies: group -> canonical term -> aliases. A pattern writes {terms.GROUP} for "
@@ -281,6 +288,7 @@ class RuleFile(_Strict):
     max_chars: int = 1000
     examples: list[Example] = Field(default_factory=list)
     path: str | None = Field(None, exclude=True)
+    _hook_module: str | None = PrivateAttr(None)
 
     @model_validator(mode="after")
     def _fill_vocabulary(self) -> RuleFile:
@@ -350,6 +358,30 @@ class RuleFile(_Strict):
             sig.id for sig in self.detect.signals if sig.examples is None
         ]
 
+    def slow_rule(self, text: str) -> str | None:
+        """The first rule whose pattern times out on ``text``, for an error that names it."""
+        for lv in self.levels:
+            parts = [(f"variant {v.name}", v.expanded) for v in lv.variants] + [("pattern", lv._legacy or lv.legacy_pattern),
+                                                                                ("lead", lv.lead)]
+            for what, pattern in parts:
+                if pattern is None:
+                    continue
+                try:
+                    for _ in compile_pattern(pattern, regex.MULTILINE).finditer(text, timeout=PATTERN_TIMEOUT):
+                        pass
+                except TimeoutError:
+                    return f"rule {lv.id} ({what})"
+        return None
+
+    def hook_module(self) -> ModuleType | None:
+        """The hooks module: a built-in one, or the entry point enabled when the file was loaded."""
+        if self.hooks is None:
+            return None
+        module = self._hook_module or _builtin_hook(self.hooks)
+        if module is None:
+            raise RuleError(self.path or self.id, f"hooks {self.hooks!r} were not enabled when the file was loaded")
+        return importlib.import_module(module)
+
     def ranks(self) -> dict[str, int]:
         return {lv.id: (lv.rank if lv.rank is not None else i) for i, lv in enumerate(self.levels)}
 
@@ -402,11 +434,58 @@ def _format_error(exc: ValidationError, data: dict) -> str:
     return f"{'rule ' + rule_id + ': ' if rule_id else ''}{msg}" + (f" (at {where})" if where else "")
 
 
+HOOK_GROUP = "domainchunk.hooks"
+# The package's own hook modules. A rule file is data: its `hooks:` names one of these (or an
+# entry point a user installed and enabled), never an arbitrary module (`hooks: this` would
+# run `import this`, and a .py file in the working directory would shadow a name).
+BUILTIN_HOOKS = {
+    "statute": "domainchunk.chunkers.statute",
+    "contract": "domainchunk.chunkers.contract",
+    "judgment": "domainchunk.chunkers.judgment",
+    "medical_record": "domainchunk.chunkers.medical",
+    "lab_report": "domainchunk.chunkers.lab",
+}
+# Which entry-point hooks a caller enables: True for every installed one, or their names.
+AllowHooks = bool | Iterable[str]
+
+
+def _builtin_hook(name: str) -> str | None:
+    return BUILTIN_HOOKS.get(name) or (name if name in BUILTIN_HOOKS.values() else None)
+
+
+def _allowed(allow: AllowHooks) -> bool | frozenset[str]:
+    if isinstance(allow, bool):
+        return allow
+    return frozenset([allow] if isinstance(allow, str) else allow)
+
+
+def _resolve_hooks(rules: RuleFile, where: str, allow: bool | frozenset[str]) -> str | None:
+    """The module the file's hooks name, checked: built-in, or an enabled and importable entry point."""
+    name = rules.hooks
+    if name is None or _builtin_hook(name):
+        return _builtin_hook(name) if name else None
+    found = metadata.entry_points(group=HOOK_GROUP, name=name)
+    if not found:
+        raise RuleError(where, f"hooks {name!r} is not a hook module: a rule file may name a built-in one "
+                               f"({', '.join(sorted(BUILTIN_HOOKS))}) or an installed entry point of group {HOOK_GROUP}")
+    ep = next(iter(found))
+    if not (allow is True or (allow and name in allow)):
+        raise RuleError(where, f"hooks {name!r} is the installed entry point {ep.value!r}, which runs code: "
+                               f"enable it on purpose with allow_hooks=[{name!r}] or --allow-hook {name}")
+    module = ep.value.partition(":")[0].strip()
+    try:
+        importlib.import_module(module)
+    except Exception as exc:  # any failure of the user's module: one line, not a traceback per document
+        raise RuleError(where, f"hooks {name!r}: cannot import {module}: {type(exc).__name__}: {exc}") from None
+    return module
+
+
 # libyaml's loader where PyYAML was built with it: ~10x faster, and every batch worker loads the rules.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_rule_file(path: str | Path) -> RuleFile:
+def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFile:
+    """Load and validate one rule file; its hooks must be built-in or an entry point ``allow_hooks`` enables."""
     path = Path(path)
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
@@ -422,6 +501,7 @@ def load_rule_file(path: str | Path) -> RuleFile:
         rules = RuleFile.model_validate({**data, "path": str(path)})
     except ValidationError as exc:
         raise RuleError(str(path), _format_error(exc, data)) from None
+    rules._hook_module = _resolve_hooks(rules, str(path), _allowed(allow_hooks))
     return rules
 
 
@@ -438,23 +518,27 @@ def _rule_files(folder: Path) -> list[Path]:
 
 
 @lru_cache(maxsize=16)
-def _load_folder(folder: str, mtimes: tuple) -> tuple[RuleFile, ...]:
-    return tuple(load_rule_file(p) for p in _rule_files(Path(folder)))
+def _load_folder(folder: str, mtimes: tuple, allow: bool | frozenset[str]) -> tuple[RuleFile, ...]:
+    return tuple(load_rule_file(p, allow) for p in _rule_files(Path(folder)))
 
 
-def _folder_rules(folder: Path) -> tuple[RuleFile, ...]:
+def _folder_rules(folder: Path, allow: bool | frozenset[str] = False) -> tuple[RuleFile, ...]:
     if not folder.is_dir():
         raise RuleError(str(folder), "rules folder not found")
     files = _rule_files(folder)
     mtimes = tuple((p.name, p.stat().st_mtime_ns) for p in files)
-    return _load_folder(str(folder), mtimes)
+    return _load_folder(str(folder), mtimes, allow)
 
 
-def load_rules(rules_dir: str | Path | None = None) -> dict[str, RuleFile]:
-    """Built-in rule files by doc_type, with a user folder's files added or overriding by doc_type."""
+def load_rules(rules_dir: str | Path | None = None, allow_hooks: AllowHooks = False) -> dict[str, RuleFile]:
+    """Built-in rule files by doc_type, with a user folder's files added or overriding by doc_type.
+
+    A user file's ``hooks:`` may name an installed entry point (group ``domainchunk.hooks``)
+    only when ``allow_hooks`` enables it (True, or its name): it runs code.
+    """
     registry = {r.doc_type: r for r in _folder_rules(builtin_rules_dir())}
     if rules_dir is not None:
-        for r in _folder_rules(Path(rules_dir)):
+        for r in _folder_rules(Path(rules_dir), _allowed(allow_hooks)):
             registry[r.doc_type] = r
     return registry
 
