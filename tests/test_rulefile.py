@@ -365,3 +365,98 @@ def test_every_builtin_file_loads_with_both_yaml_loaders(monkeypatch, loader):
     reference = {p.name: load_rule_file(p).fingerprint() for p in files}
     monkeypatch.setattr(rulefile, "_YAML_LOADER", getattr(yaml, loader))
     assert {p.name: load_rule_file(p).fingerprint() for p in files} == reference
+
+
+# Cases beside the rule file, and user files that extend a built-in one.
+def _cases(folder: Path, stem: str, cases: list[dict]) -> Path:
+    (folder / "cases").mkdir(exist_ok=True)
+    return _write(folder / "cases", {"cases": cases}, f"{stem}.yaml")
+
+
+MEMO_CASE = {"name": "memo-through-every-reader", "rule": "memo.item", "readers": ["text", "docx", "pdf"],
+             "doc_type": "memo", "text": "备忘录\n\n事项一：开会。\n\n事项二：午餐。\n",
+             "chunks": [{"starts": "备忘录"}, {"starts": "事项一", "path": ["事项一"]}, {"starts": "事项二", "path": ["事项二"]}]}
+
+
+def test_cases_file_beside_the_rule_file_runs_through_every_reader(tmp_path):
+    from domainchunk.examples import check_case
+
+    data = _memo()
+    data["examples"] = []
+    _write(tmp_path, data, "memo.yaml")
+    _cases(tmp_path, "memo", [MEMO_CASE])
+    registry = load_rules(tmp_path)
+    rules = registry["memo"]
+    assert [c.name for c in rules.cases] == ["memo-through-every-reader"]
+    assert check_case(rules, rules.cases[0], registry) == []
+    # The same case with a wrong expectation fails on each reader, and names it.
+    wrong = rules.cases[0].model_copy(update={"doc_type": "statute"})
+    failures = check_case(rules, wrong, registry)
+    assert [f.split("]")[0] for f in failures] == ["[text", "[docx", "[pdf"]
+    assert all("detected as memo, expected statute" in f for f in failures)
+
+
+def test_case_about_an_unknown_rule_names_the_cases_file(tmp_path):
+    _write(tmp_path, _memo(), "memo.yaml")
+    path = _cases(tmp_path, "memo", [{**MEMO_CASE, "rule": "memo.nothing"}])
+    with pytest.raises(RuleError, match="unknown rule 'memo.nothing'") as err:
+        load_rules(tmp_path)
+    assert str(path) in str(err.value)
+
+
+def test_rules_test_runs_the_cases_of_a_user_folder(tmp_path):
+    _write(tmp_path, _memo(), "memo.yaml")
+    _cases(tmp_path, "memo", [{**MEMO_CASE, "chunks": [{"starts": "事项二", "path": ["事项三"]}]}])
+    proc = subprocess.run([sys.executable, "-m", "domainchunk", "rules", "test", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "FAIL memo.item::memo-through-every-reader: [pdf] chunk '事项二': path ['事项二'], expected ['事项三']" in proc.stdout
+
+
+def _extension(**adds) -> dict:
+    return {"extends": "generic", "version": "hospital-1", **adds}
+
+
+def test_extends_adds_variants_terms_and_cases_without_copying(tmp_path):
+    variant = {"name": "bracket-title", "pattern": "【(?P<label>{terms.part})】$", "why": "our manuals bracket part titles",
+               "examples": {"match": ["【附录】"], "no_match": ["【附录】见下"]}}
+    _write(tmp_path, _extension(terms={"part": {"附录": ["附件"]}},
+                                levels=[{"id": "generic.h1", "variants": [variant]}]), "generic.yaml")
+    _cases(tmp_path, "generic", [{"name": "bracketed-part", "rule": "generic.h1", "text": "【附件】\n\n示范。\n",
+                                 "chunks": [{"starts": "【附件】", "path": ["附件"]}]}])
+    registry = load_rules(tmp_path)
+    rules = registry["generic"]
+    h1 = next(lv for lv in rules.levels if lv.id == "generic.h1")
+    assert [v.name for v in h1.variants] == ["atx-heading", "bracket-title"]
+    assert rules.version == "1+hospital-1" and rules.path == str(tmp_path / "generic.yaml")
+    builtin = load_rules()["generic"]
+    assert [c.name for c in rules.cases] == [c.name for c in builtin.cases] + ["bracketed-part"]
+    from domainchunk.examples import check_case, check_patterns
+
+    assert all(not check_case(rules, c, registry) for c in rules.cases)
+    assert all(not c.failures for c in check_patterns(rules))
+    result = domainchunk.chunk("# 手册\n\n示范。\n\n【附录】\n\n示范。\n", doc_type="generic", rules_dir=tmp_path)
+    assert [(c.path, c.metadata["rule_variant"]) for c in result.chunks] == [
+        (["手册"], "atx-heading"), (["附录"], "bracket-title")]
+
+
+@pytest.mark.parametrize("extension,expect", [
+    (_extension(extends="nothing"), "no built-in rule file of that name"),
+    (_extension(max_chars=10), "cannot set ['max_chars']"),
+    (_extension(levels=[{"id": "generic.h9", "variants": []}]), "no level 'generic.h9'"),
+    (_extension(levels=[{"id": "generic.h1", "role": "unit"}]), "a level entry is an `id`"),
+    (_extension(detect={"min_score": 0}), "detect may only add signals"),
+])
+def test_an_extension_only_adds(tmp_path, extension, expect):
+    path = _write(tmp_path, extension, "generic.yaml")
+    with pytest.raises(RuleError) as err:
+        load_rules(tmp_path)
+    assert str(path) in str(err.value) and expect in str(err.value)
+
+
+def test_extension_to_an_unconverted_level_is_refused(tmp_path):
+    _write(tmp_path, {"extends": "statute", "levels": [{"id": "statute.article", "variants": []}]}, "statute.yaml")
+    if not load_rules()["statute"].unconverted():
+        pytest.skip("every statute level has variants")  # the refusal then has nothing to refuse
+    with pytest.raises(RuleError, match="not converted to variants yet"):
+        load_rules(tmp_path)
