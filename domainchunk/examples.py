@@ -21,7 +21,7 @@ from .normalize import squash_whitespace
 from .outline import LINE_PREFIX
 from .readers import read_document
 from .readers.text import text_document
-from .rulefile import PATTERN_TIMEOUT, Case, Examples, RuleFile, expand
+from .rulefile import BLANK_LINE_CONTEXT, PATTERN_TIMEOUT, Case, Examples, RuleFile, expand
 
 
 @dataclass(frozen=True)
@@ -193,8 +193,14 @@ def check_patterns(rules: RuleFile) -> list[PatternCheck]:
     for level in rules.levels:
         for v in level.variants:
             rx = _as_line(v.expanded)
-            out.append(PatternCheck(where, f"{level.id}/{v.name}",
-                                    _check(v.examples, lambda t: rx.match(t, timeout=PATTERN_TIMEOUT))))
+            pos = len(BLANK_LINE_CONTEXT) if v.after_blank_line else 0
+            context = BLANK_LINE_CONTEXT if v.after_blank_line else ""
+            out.append(PatternCheck(where, f"{level.id}/{v.name}", _check(
+                v.examples, lambda t: rx.match(context + t, pos, timeout=PATTERN_TIMEOUT))))
+            for na in v.not_after:
+                whole = _as_line(f"(?:{na.expanded})[ \t\u3000]*$")
+                out.append(PatternCheck(where, f"{level.id}/{v.name}/not-after-{na.name}",
+                                        _check(na.examples, lambda t: whole.fullmatch(t, timeout=PATTERN_TIMEOUT))))
     for sig in rules.detect.signals:
         if sig.examples is not None:
             out.append(PatternCheck(where, sig.id,

@@ -58,6 +58,30 @@ class Examples(_Strict):
     no_match: list[str] = Field(min_length=1, description="Text it must not match: the near misses it is written to refuse.")
 
 
+class NotAfter(_Strict):
+    """A line above that takes the boundary away: a heading written alone on its line owns the
+    line under it (出院后用药建议： over 出院带药：…), so that line is not a boundary of its own."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    pattern: str = Field(max_length=PATTERN_MAX, description="The whole line above (after indentation and # marks).")
+    why: str = Field(min_length=1)
+    blank_lines: bool = Field(False, description="Blank lines may stand between that line and the boundary.")
+    examples: Examples = Field(description="Lines above that take the boundary away (match), and that do not (no_match).")
+    _expanded: str = PrivateAttr("")
+
+    @property
+    def expanded(self) -> str:
+        return self._expanded or self.pattern
+
+
+# Where a NotAfter pattern sits: a whole line, then the boundary's line (blank lines between if allowed).
+_ABOVE = "(?<!^[ \t\u3000#]*(?:{pattern})[ \t\u3000]*\n{blanks}[ \t\u3000]*)"
+_BLANKS = "(?:[ \t\u3000]*\n)*"
+_AFTER_BLANK = "(?<=\n[ \t\u3000]*\n[ \t\u3000]*)"
+# What a variant's examples are tried after when it opens only after a blank line.
+BLANK_LINE_CONTEXT = "前文。\n\n"
+
+
 class Variant(_Strict):
     """One way a level's boundary is written: a short pattern with its reason and its examples.
 
@@ -70,11 +94,21 @@ class Variant(_Strict):
     pattern: str = Field(max_length=PATTERN_MAX, description="As written: {CN}, {NUM}, {SP} and {terms.GROUP} allowed.")
     why: str = Field(min_length=1, description="Why a line written this way is a boundary.")
     examples: Examples
+    after_blank_line: bool = Field(
+        False, description="Engine feature: the variant opens only a line with a blank line above it "
+        "(a template key set apart from the text before it). Its examples are tried after a blank line."
+    )
+    not_after: list[NotAfter] = Field(
+        default_factory=list,
+        description="Lines above that take the boundary away (engine feature: the variant does not match "
+        "right under such a line). Say it here instead of in a lookbehind.",
+    )
     _expanded: str = PrivateAttr("")
 
     @property
     def expanded(self) -> str:
-        """The pattern with {terms.X} filled in (placeholders such as {CN} stay for ``expand``)."""
+        """The pattern with {terms.X} filled in and its engine features (not_after, after_blank_line)
+        written as the lookbehinds they stand for (placeholders such as {CN} stay for ``expand``)."""
         return self._expanded or self.pattern
 
 
@@ -338,7 +372,13 @@ class RuleFile(_Strict):
             sig._expanded = fill(sig.id, "pattern", sig.pattern)
         for lv in self.levels:
             for v in lv.variants:
-                v._expanded = fill(lv.id, f"variant {v.name}", v.pattern)
+                for na in v.not_after:
+                    na._expanded = fill(lv.id, f"variant {v.name} not_after {na.name}", na.pattern)
+                above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
+                                for na in v.not_after)
+                if v.after_blank_line:
+                    above += _AFTER_BLANK
+                v._expanded = above + fill(lv.id, f"variant {v.name}", v.pattern)
             if lv.legacy_pattern is not None:
                 lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)
             if lv.lead_pattern is not None:

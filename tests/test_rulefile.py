@@ -460,3 +460,26 @@ def test_extension_to_an_unconverted_level_is_refused(tmp_path):
         pytest.skip("every statute level has variants")  # the refusal then has nothing to refuse
     with pytest.raises(RuleError, match="not converted to variants yet"):
         load_rules(tmp_path)
+
+
+def test_not_after_and_after_blank_line_are_named_engine_features(tmp_path):
+    from domainchunk.examples import check_patterns
+
+    data = _memo()
+    numbered = data["levels"][0]["variants"][0]
+    numbered["not_after"] = [{"name": "item-alone", "pattern": "{terms.item}{CN}+[：:]", "why": "an item alone owns the next line",
+                              "examples": {"match": ["事项一："], "no_match": ["事项一：开会。"]}}]
+    bracketed = data["levels"][0]["variants"][1]
+    bracketed["after_blank_line"] = True
+    _write(tmp_path, data, "memo.yaml")
+    rules = load_rules(tmp_path)["memo"]
+    assert all(not c.failures for c in check_patterns(rules))
+    assert "memo.item/numbered/not-after-item-alone" in {c.id for c in check_patterns(rules)}
+    text = "事项一：\n事项二：属于事项一。\n\n事项三：开会。\n【不是】\n\n【其他】\n示范。\n"
+    result = domainchunk.chunk(text, doc_type="memo", rules_dir=tmp_path)
+    assert [c.path for c in result.chunks] == [["事项一"], ["事项三"], ["其他"]]
+    # The examples are checked as written: a line that does not veto fails the check, by name.
+    numbered["not_after"][0]["examples"]["match"].append("事项一：开会。")
+    _write(tmp_path, data, "memo.yaml")
+    failed = {c.id: c.failures for c in check_patterns(load_rules(tmp_path)["memo"]) if c.failures}
+    assert failed == {"memo.item/numbered/not-after-item-alone": ["does not match '事项一：开会。'"]}
