@@ -351,7 +351,7 @@ class RuleFile(_Strict):
         """Write each {terms.GROUP} / {fields.GROUP} out as the group's alternation, in every
         pattern field, and check that every expanded pattern compiles."""
         alternations = {f"{{terms.{g}}}": _alternation(v) for g, v in self.terms.items()}
-        alternations |= {f"{{fields.{g}}}": _alternation(v) for g, v in self.fields.items()}
+        alternations |= {f"{{fields.{g}}}": _alternation(_labels(v)) for g, v in self.fields.items()}
 
         def fill(rule_id: str, what: str, pattern: str) -> str:
             unknown = sorted(set(_VOCAB_REF.findall(pattern)) - set(alternations))
@@ -414,6 +414,14 @@ class RuleFile(_Strict):
         """Every case of the file: those in cases/<file>.yaml (and of the file it extends), then inline ones."""
         return [*self._cases, *self.examples]
 
+    def vocabulary_pattern(self, ref: str) -> str:
+        """The alternation that ``{terms.X}`` / ``{fields.X}`` (``ref`` without braces) stands for, for hooks."""
+        kind, _, group = ref.partition(".")
+        vocab = {"terms": self.terms, "fields": self.fields}.get(kind, {}).get(group)
+        if vocab is None:
+            raise RuleError(self.path or self.id, f"the hooks need vocabulary {{{ref}}}, which the file does not define")
+        return _alternation(_labels(vocab) if kind == "fields" else vocab)
+
     def term(self, group: str, text: str) -> str | None:
         """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
         return _canonical_of(self.terms.get(group, {}), text)
@@ -458,6 +466,11 @@ class RuleFile(_Strict):
     def fingerprint(self) -> str:
         blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _labels(fields: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A field group's labels as a vocabulary: a key with no labels listed is written as itself (性别)."""
+    return {label: [] for key, labels in fields.items() for label in (labels or [key])}
 
 
 def _canonical_of(vocab: dict[str, list[str]], text: str) -> str | None:

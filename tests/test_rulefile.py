@@ -483,3 +483,17 @@ def test_not_after_and_after_blank_line_are_named_engine_features(tmp_path):
     _write(tmp_path, data, "memo.yaml")
     failed = {c.id: c.failures for c in check_patterns(load_rules(tmp_path)["memo"]) if c.failures}
     assert failed == {"memo.item/numbered/not-after-item-alone": ["does not match '事项一：开会。'"]}
+
+
+def test_medical_header_vocabulary_is_the_rule_files(tmp_path):
+    """The hooks read header labels, date labels and record titles from the rule file: a hospital
+    adds its own by extending it, without touching Python."""
+    _write(tmp_path, {"extends": "medical_record",
+                      "fields": {"header": {"民族": [], "科室": ["就诊科室"]}, "record_date": {"record_date": ["书写时间"]}},
+                      "terms": {"record_title": {"护理记录": []}}}, "medical_record.yaml")
+    text = "示范医院护理记录\n就诊科室：心内科　民族：汉\n书写时间：2024-05-06\n主诉：胸闷3天。\n现病史：活动后胸闷。\n"
+    default = domainchunk.chunk(text, doc_type="medical_record").chunks[-1].metadata
+    ours = domainchunk.chunk(text, doc_type="medical_record", rules_dir=tmp_path).chunks[-1].metadata
+    assert "民族" not in default and "department" not in default and "record_date" not in default
+    assert (ours["民族"], ours["科室"], ours["department"]) == ("汉", "心内科", "心内科")
+    assert ours["record_date"] == "2024-05-06" and ours["record"] == "护理记录"
