@@ -26,9 +26,20 @@ def _statute() -> dict:
     return yaml.safe_load(STATUTE.read_text(encoding="utf-8"))
 
 
+def _level(data: dict, level_id: str) -> dict:
+    return next(lv for lv in data["levels"] if lv["id"] == level_id)
+
+
+def _set_pattern(level: dict, pattern: str) -> None:
+    """Give a level of a loaded rule file one pattern, whether it is written as variants or not yet."""
+    level.pop("pattern", None)
+    level["variants"] = [{"name": "under-test", "pattern": pattern, "why": "the pattern under test",
+                          "examples": {"match": ["x"], "no_match": ["y"]}}]
+
+
 def test_bad_pattern_names_file_and_rule(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "第(?P<num>[一二]+编"
+    _set_pattern(_level(data, "statute.part"), "第(?P<num>[一二]+编")
     path = _write(tmp_path, data)
     with pytest.raises(RuleError) as err:
         load_rule_file(path)
@@ -38,7 +49,7 @@ def test_bad_pattern_names_file_and_rule(tmp_path):
 
 def test_unknown_key_is_rejected(tmp_path):
     data = _statute()
-    data["levels"][3]["colour"] = "red"
+    _level(data, "statute.chapter")["colour"] = "red"
     with pytest.raises(RuleError, match=r"statute.chapter: unknown key 'colour'"):
         load_rule_file(_write(tmp_path, data))
 
@@ -51,19 +62,19 @@ def test_invalid_yaml_gives_line(tmp_path):
 
 
 def test_example_about_unknown_rule(tmp_path):
-    data = _statute()
-    data["examples"][0]["rule"] = "statute.nothing"
-    with pytest.raises(RuleError, match="unknown rule 'statute.nothing'"):
-        load_rule_file(_write(tmp_path, data))
+    data = _memo()
+    data["examples"][0]["rule"] = "memo.nothing"
+    with pytest.raises(RuleError, match="unknown rule 'memo.nothing'"):
+        load_rule_file(_write(tmp_path, data, "memo.yaml"))
 
 
 def test_user_folder_overrides_by_doc_type(tmp_path):
     data = _statute()
     data["version"] = "user-1"
     # The user's statutes call articles 第X條 (traditional characters).
-    for level in data["levels"]:
-        if level["id"] == "statute.article":
-            level["pattern"] = level["pattern"].replace("条", "[条條]")
+    article = _level(data, "statute.article")
+    for holder in article.get("variants", [article]):
+        holder["pattern"] = holder["pattern"].replace("条", "[条條]")
     data["examples"] = []
     _write(tmp_path, data)
     registry = load_rules(tmp_path)
@@ -74,20 +85,20 @@ def test_user_folder_overrides_by_doc_type(tmp_path):
 
 def test_bad_rules_folder_in_cli_is_one_line(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "(unclosed"
+    _set_pattern(_level(data, "statute.part"), "(unclosed")
     _write(tmp_path, data)
     doc = tmp_path / "doc.txt"
     doc.write_text("第一条 示范。", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(doc), "--rules", str(tmp_path)],
                           capture_output=True, text=True)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "statute.part" in proc.stderr and "does not compile" in proc.stderr
 
 
 def test_catastrophic_pattern_times_out_instead_of_hanging(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "(a|aa)+b"
+    _set_pattern(_level(data, "statute.part"), "(a|aa)+b")
     data["examples"] = []
     _write(tmp_path, data)
     with pytest.raises(domainchunk.DomainChunkError, match="rule statute.part .* timed out"):
