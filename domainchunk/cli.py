@@ -162,6 +162,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for rid, lv in bare:
             _err(f"{rid}: rule {lv} has no cases")
         print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without cases" if bare else ""))
+        legacy = sum(len(r.unconverted()) for r in registry.values())
+        if legacy:  # accepted for now, and listed in tests/unconverted/ until converted
+            print(f"{legacy} rules not yet written as variants with examples (a level's one `pattern:`, "
+                  "a signal without `examples:`)")
         return EXIT_FAILED if bare else EXIT_OK
     results = run_cases(registry) + [c for _, r in sorted(registry.items()) for c in check_patterns(r)]
     bad = [r for r in results if r.failures]

@@ -508,3 +508,10 @@ def test_medical_header_vocabulary_is_the_rule_files(tmp_path):
     assert "民族" not in default and "department" not in default and "record_date" not in default
     assert (ours["民族"], ours["科室"], ours["department"]) == ("汉", "心内科", "心内科")
     assert ours["record_date"] == "2024-05-06" and ours["record"] == "护理记录"
+
+
+def test_rules_check_counts_what_is_left_to_convert():
+    proc = subprocess.run([sys.executable, "-m", "domainchunk", "rules", "check"], capture_output=True, text=True)
+    left = sum(len(r.unconverted()) for r in load_rules().values())
+    assert proc.returncode == 0, proc.stderr
+    assert (f"{left} rules not yet written as variants" in proc.stdout) == bool(left)
