@@ -360,33 +360,47 @@ class RuleFile(_Strict):
                                  f"(known: {sorted(alternations)})")
             for key, alt in alternations.items():
                 pattern = pattern.replace(key, alt)
-            try:
-                compile_pattern(pattern)
-            except regex.error as exc:
-                raise ValueError(f"rule {rule_id}: {what} does not compile: {exc}") from None
             return pattern
+
+        def compiles(rule_id: str, parts: list[tuple[str, str]], flags: int = regex.MULTILINE) -> None:
+            """Compile each pattern once, with the flags it runs with (so the regex cache serves it
+            later); only when a combined one fails, each part alone, to name the one at fault."""
+            try:
+                compile_pattern(parts[0][1], flags)
+                return
+            except regex.error as exc:
+                first = exc
+            for what, pattern in parts[1:]:
+                try:
+                    compile_pattern(pattern, flags)
+                except regex.error as exc:
+                    raise ValueError(f"rule {rule_id}: {what} does not compile: {exc}") from None
+            raise ValueError(f"rule {rule_id}: {parts[0][0]} does not compile: {first}") from None
 
         for sig in self.detect.signals:
             if sig.examples is not None and len(sig.pattern) > PATTERN_MAX:
                 raise ValueError(f"rule {sig.id}: pattern is {len(sig.pattern)} characters, over {PATTERN_MAX}")
             sig._expanded = fill(sig.id, "pattern", sig.pattern)
+            compiles(sig.id, [("pattern", sig._expanded)])
         for lv in self.levels:
+            parts = []
             for v in lv.variants:
                 for na in v.not_after:
                     na._expanded = fill(lv.id, f"variant {v.name} not_after {na.name}", na.pattern)
+                    parts.append((f"variant {v.name} not_after {na.name}", na._expanded))
                 above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
                                 for na in v.not_after)
                 if v.after_blank_line:
                     above += _AFTER_BLANK
                 v._expanded = above + fill(lv.id, f"variant {v.name}", v.pattern)
+                parts.append((f"variant {v.name}", v._expanded))
             if lv.legacy_pattern is not None:
                 lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)
+            # the level as the engine runs it; variants that compile alone but not together fail here
+            compiles(lv.id, [("its variants as one pattern" if lv.variants else "pattern", lv.pattern), *parts])
             if lv.lead_pattern is not None:
                 lv._lead = fill(lv.id, "lead", lv.lead_pattern)
-            try:
-                compile_pattern(lv.pattern)
-            except regex.error as exc:  # variants that compile alone but not together (a group name reused oddly)
-                raise ValueError(f"rule {lv.id}: its variants do not compile as one pattern: {exc}") from None
+                compiles(lv.id, [("lead", lv._lead)])
         return self
 
     @model_validator(mode="after")
