@@ -6,21 +6,30 @@ the rule that made its first boundary.
 """
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
+from .errors import RuleError
+from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .packing import overlap_pieces
-from .outline import Outline, Section, build_outline, reads_as_heading
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
 
 
 def _hooks(rules: RuleFile) -> ModuleType | None:
-    return importlib.import_module(rules.hooks) if rules.hooks else None
+    """The rule file's hooks: only modules its loading checked (built-in, or an enabled entry point)."""
+    return rules.hook_module()
+
+
+def _variant(text: str, sec: Section) -> str | None:
+    """The name of the variant that made the section's first boundary (its unit, else its first heading)."""
+    head = sec.unit or (sec.headings[0] if sec.headings else None)
+    if head is None:
+        return None
+    return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -83,8 +92,11 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
         pieces = split_section(outline, sec, max_chars, size)
         if overlap and len(pieces) > 1:  # cut with room left for the overlap, which stays inside the unit
             pieces = overlap_pieces(doc.text, split_section(outline, sec, max_chars - overlap, size), overlap, size)
+        variant = _variant(doc.text, sec)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
+            if variant and rule == sec.rule:
+                meta["rule_variant"] = variant
             if sec.unit is not None and sec.unit.num is not None:
                 meta["number"] = sec.unit.num[0]
             if len(pieces) > 1:
@@ -111,5 +123,9 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
 
 def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None,
                      overlap: int = 0) -> tuple[Outline, list[Chunk]]:
-    outline = build_outline(doc, rules)
-    return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size, overlap)
+    try:
+        outline = build_outline(doc, rules)
+        return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size, overlap)
+    except TimeoutError:  # a lead, an inner level, a variant or a hook's pattern: name the document and the rule
+        slow = rules.slow_rule(doc.text) or "a pattern"
+        raise RuleError(doc.source, f"{slow} in {rules.path or rules.id} timed out: it backtracks too much") from None

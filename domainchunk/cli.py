@@ -202,16 +202,18 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from .errors import DomainChunkError
-    from .examples import rules_without_examples, run_examples
+    from .examples import check_patterns, rules_without_cases, run_cases
     from .rulefile import load_rules
 
     if args.action == "diff":
         return cmd_rules_diff(args)
+    if args.action == "docs":
+        return _rules_docs(args.dir[0] if args.dir else None)
     if len(args.dir) > 1:
         _err(f"rules {args.action}: one rules folder at most")
         return EXIT_USAGE
     try:
-        registry = load_rules(args.dir[0] if args.dir else None)
+        registry = load_rules(args.dir[0] if args.dir else None, allow_hooks=args.allow_hook or ())
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -222,15 +224,19 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.action == "list":
         for doc_type, r in sorted(registry.items()):
-            print(f"{doc_type}\tv{r.version}\t{len(r.levels)} levels\t{len(r.examples)} examples\t{r.path}")
+            print(f"{doc_type}\tv{r.version}\t{len(r.levels)} levels\t{len(r.cases)} cases\t{r.path}")
         return EXIT_OK
     if args.action == "check":
-        bare = [(r.id, lv) for r in registry.values() for lv in rules_without_examples(r)]
+        bare = [(r.id, lv) for r in registry.values() for lv in rules_without_cases(r)]
         for rid, lv in bare:
-            _err(f"{rid}: rule {lv} has no examples")
-        print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without examples" if bare else ""))
+            _err(f"{rid}: rule {lv} has no cases")
+        print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without cases" if bare else ""))
+        legacy = sum(len(r.unconverted()) for r in registry.values())
+        if legacy:  # accepted for now, and listed in tests/unconverted/ until converted
+            print(f"{legacy} rules not yet written as variants with examples (a level's one `pattern:`, "
+                  "a signal without `examples:`)")
         return EXIT_FAILED if bare else EXIT_OK
-    results = run_examples(registry)
+    results = run_cases(registry) + [c for _, r in sorted(registry.items()) for c in check_patterns(r)]
     bad = [res for res in results if res.failures]
     for res in bad:
         for f in res.failures:
@@ -293,6 +299,22 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(d.changed for d in diffs) else EXIT_OK
 
 
+def _rules_docs(outdir: str | None) -> int:
+    from .errors import DomainChunkError
+    from .ruledocs import write_docs
+
+    if not outdir:
+        _err("rules docs: give the folder to write into (docs/rules)")
+        return EXIT_USAGE
+    try:
+        written = write_docs(Path(outdir))
+    except (DomainChunkError, OSError) as exc:
+        _err(str(exc))
+        return EXIT_FAILED
+    print(f"{len(written)} files written to {outdir}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="domainchunk", description="Structure-aware chunking of Chinese legal and medical documents.")
     from . import __version__
@@ -346,13 +368,18 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--mask-phi", action="store_true", help="show the masked text")
     v.add_argument("-q", "--quiet", action="store_true")
     v.set_defaults(func=cmd_view)
-    r = sub.add_parser("rules", help="list, check, test or diff rule files",
+    r = sub.add_parser("rules", help="list, check, test, document or diff rule files",
                        description="diff: domainchunk rules diff OLD_RULES_DIR NEW_RULES_DIR CORPUS... [--html F] "
                        "chunks the corpus with both rule sets and reports every boundary that changed (exit 1 if any).")
-    r.add_argument("action", choices=["list", "check", "test", "schema", "diff"],
-                   help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
+    r.add_argument("action", choices=["list", "check", "test", "schema", "docs", "diff"],
+                   help="test runs every case and every variant's and signal's examples; schema prints the rule "
+                   "files' JSON Schema (docs/rulefile.schema.json); docs OUTDIR writes one Markdown page per "
+                   "built-in rule file (docs/rules/); diff compares two rule folders on a corpus")
     r.add_argument("dir", nargs="*", default=None, help="a folder of rule files (added to the built-in ones); "
-                   "for diff: OLD_DIR NEW_DIR then documents or folders")
+                   "for docs, the folder to write into; for diff: OLD_DIR NEW_DIR then documents or folders")
+    r.add_argument("--allow-hook", action="append", metavar="NAME",
+                   help="enable the installed hook entry point NAME (group domainchunk.hooks) that a rule file "
+                   "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     r.add_argument("--html", default=None, help="diff: also write the report as HTML")
     r.add_argument("--max-chars", type=int, default=None, help="diff: size limit of a chunk")
     r.set_defaults(func=cmd_rules)
