@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import regex
 
 import domainchunk
 
@@ -78,7 +79,10 @@ def test_interpretation_citation_with_paragraph_and_item():
 def test_second_instance_sections_repeat(appeal):
     paths = [c.path[0] for c in appeal.chunks if c.path]
     assert paths.count("诉讼请求") == 2  # 上诉请求, then the claim made at first instance
-    assert "一审法院认为" in next(c.text for c in appeal.chunks if c.path == ["事实"])
+    reasons = [c.text for c in appeal.chunks if c.path == ["本院认为"]]
+    # the lower court's reasoning recounted, then the appeal court's own
+    assert [r[:6] for r in reasons] == ["一审法院认为", "本院认为，物"]
+    assert "一审法院判决：" in reasons[0]  # the first-instance holding quoted is not the holding
     assert paths[-2:] == ["判决主文", "尾部"]
 
 
@@ -103,6 +107,14 @@ NEW_FORMS = {  # our invented documents of forms the shared corpus lacks: expect
     "judgment_示范执行裁定书_案外人异议.txt": {"document_kind": "执行裁定书", "procedure": "执行"},
     "judgment_示范决定书_司法罚款.txt": {"document_kind": "决定书", "procedure": "司法制裁", "cause": "劳动争议"},
     "judgment_示范民事判决书_证据交换.txt": {"court": "示范市示范区人民法院", "cause": "买卖合同纠纷"},
+    "judgment_示范民事判决书_二审改判.txt": {"procedure": "二审", "cause": "装饰装修合同纠纷"},
+    "judgment_示范民事判决书_二审_服从原判.txt": {"procedure": "二审", "cause": "劳动争议"},
+    "judgment_示范民事判决书_再审_原审认为.txt": {"court": "示范省高级人民法院", "procedure": "再审", "cause": "保证合同纠纷"},
+    "judgment_示范刑事附带民事判决书_赔偿.txt": {"document_kind": "刑事附带民事判决书", "cause": "交通肇事罪"},
+    "judgment_示范民事公益诉讼判决书.txt": {"document_kind": "民事判决书", "procedure": "一审"},
+    "judgment_示范行政公益诉讼判决书.txt": {"document_kind": "行政判决书", "procedure": "一审"},
+    "judgment_示范民事裁定书_驳回起诉.txt": {"document_kind": "民事裁定书", "cause": "买卖合同纠纷"},
+    "judgment_示范执行裁定书_执行异议.txt": {"document_kind": "执行裁定书", "procedure": "执行", "cause": "融资租赁合同纠纷"},
 }
 
 
@@ -125,3 +137,24 @@ def test_citations_of_an_incidental_civil_judgment():
     laws = {(c["law"], c["article"]) for c in meta["citations"]}
     assert ("中华人民共和国民法典", 1179) in laws and ("中华人民共和国刑法", 234) in laws
     assert ("最高人民法院关于适用〈中华人民共和国刑事诉讼法〉的解释", 192) in laws
+
+
+def _sections(text: str) -> list[tuple[list[str], str]]:
+    """Each chunk's path and its first characters with all whitespace gone."""
+    result = domainchunk.chunk(text, max_chars=1000)
+    assert result.detection.doc_type == "judgment"
+    return [(c.path, regex.sub(r"\s+", "", c.text)[:12]) for c in result.chunks]
+
+
+def _no_spaces(text: str) -> str:
+    """Text extracted from a PDF often loses every space, full-width indentation included."""
+    return regex.sub(r"[ \t\u3000\u00a0]+", "", text)
+
+
+JUDGMENTS = sorted(CORPORA.glob("judgment_*.txt"))
+
+
+@pytest.mark.parametrize("path", JUDGMENTS, ids=lambda p: p.name)
+def test_sections_survive_losing_every_space(path):
+    text = path.read_text(encoding="utf-8")
+    assert _sections(_no_spaces(text)) == _sections(text)
