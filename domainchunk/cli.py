@@ -138,11 +138,11 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from .errors import DomainChunkError
-    from .examples import rules_without_examples, run_examples
+    from .examples import check_patterns, rules_without_examples, run_examples
     from .rulefile import load_rules
 
     try:
-        registry = load_rules(args.dir)
+        registry = load_rules(args.dir, allow_hooks=args.allow_hook or ())
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -161,7 +161,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             _err(f"{rid}: rule {lv} has no examples")
         print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without examples" if bare else ""))
         return EXIT_FAILED if bare else EXIT_OK
-    results = run_examples(registry)
+    results = run_examples(registry) + [c for _, r in sorted(registry.items()) for c in check_patterns(r)]
     bad = [r for r in results if r.failures]
     for r in bad:
         for f in r.failures:
@@ -203,6 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("action", choices=["list", "check", "test", "schema"],
                    help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
     r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
+    r.add_argument("--allow-hook", action="append", metavar="NAME",
+                   help="enable the installed hook entry point NAME (group domainchunk.hooks) that a rule file "
+                   "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     r.set_defaults(func=cmd_rules)
     return p
 

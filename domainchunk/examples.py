@@ -1,16 +1,21 @@
-"""Run the ``examples:`` of rule files, as sqlfluff runs its rule test cases.
+"""Run the ``examples:`` of rule files, as sqlfluff runs its rule test cases, and the
+match / no_match examples of every variant and signal.
 
 Used by the test suite (one test per example) and by ``domainchunk rules test``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
 
 from .chunker import chunk_with_rules
 from .models import Chunk
 from .normalize import squash_whitespace
+from .outline import LINE_PREFIX
 from .readers.text import text_document
-from .rulefile import Example, RuleFile
+from .rulefile import PATTERN_TIMEOUT, Example, Examples, RuleFile, expand
 
 @dataclass(frozen=True)
 class ExampleResult:
@@ -74,3 +79,40 @@ def rules_without_examples(rules: RuleFile) -> list[str]:
     """Level ids that no example is about (a meta-test fails on any)."""
     covered = {ex.rule for ex in rules.examples}
     return [lv.id for lv in rules.levels if lv.id not in covered]
+
+
+@dataclass(frozen=True)
+class PatternCheck:
+    """The match / no_match examples of one variant (``level/variant``) or signal, and what failed."""
+
+    rule_file: str
+    id: str
+    failures: list[str]
+
+
+@lru_cache(maxsize=1024)
+def _as_line(pattern: str) -> regex.Pattern:
+    """A variant as the engine tries it: at a line start, past indentation and Markdown marks."""
+    return regex.compile(f"^{LINE_PREFIX}(?:{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
+
+
+def _check(examples: Examples, found) -> list[str]:
+    failures = [f"does not match {text!r}" for text in examples.match if not found(text)]
+    failures += [f"matches {text!r}, which it must not" for text in examples.no_match if found(text)]
+    return failures
+
+
+def check_patterns(rules: RuleFile) -> list[PatternCheck]:
+    """Every variant's and every signal's examples, one result each (legacy rules have none)."""
+    where = rules.path or rules.id
+    out = []
+    for level in rules.levels:
+        for v in level.variants:
+            rx = _as_line(v.expanded)
+            out.append(PatternCheck(where, f"{level.id}/{v.name}",
+                                    _check(v.examples, lambda t: rx.match(t, timeout=PATTERN_TIMEOUT))))
+    for sig in rules.detect.signals:
+        if sig.examples is not None:
+            out.append(PatternCheck(where, sig.id,
+                                    _check(sig.examples, lambda t: sig.regex.search(t, timeout=PATTERN_TIMEOUT))))
+    return out
