@@ -158,3 +158,18 @@ JUDGMENTS = sorted(CORPORA.glob("judgment_*.txt"))
 def test_sections_survive_losing_every_space(path):
     text = path.read_text(encoding="utf-8")
     assert _sections(_no_spaces(text)) == _sections(text)
+
+
+def test_court_kind_and_stated_cause_come_from_the_vocabulary():
+    """A specialised court (海事法院), a letter-spaced title and a 案 由 line: all read from judgment.yaml."""
+    text = (
+        "示范海事法院\n民 事 判 决 书\n（2024）示72民初5号\n"
+        "原告：示范甲航运有限公司。\n被告：示范乙贸易有限公司。\n案　由：海上货物运输合同纠纷\n"
+        "原告示范甲航运有限公司与被告示范乙贸易有限公司运费纠纷一案，本院于2024年1月2日立案后进行了审理。\n"
+        "原告示范甲航运有限公司诉称，被告拖欠运费。\n"
+        "示范海事法院认为，被告应当支付运费。\n"
+    )
+    result = domainchunk.chunk(text)
+    meta = result.document.metadata
+    assert (meta["court"], meta["document_kind"], meta["cause"]) == ("示范海事法院", "民事判决书", "海上货物运输合同纠纷")
+    assert [c.path for c in result.chunks][-1] == ["本院认为"]

@@ -23,8 +23,6 @@ from ..rulefile import RuleFile
 HEAD = 600  # the court, the kind and the case number sit in the first lines
 _CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号")
 _CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号$")
-# A stated 案由 line wins over the case named in the history.
-_CAUSE_LINE = regex.compile(r"^[ \t\u3000]*案[ \t\u3000]*由[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{2,30})", regex.MULTILINE)
 _SPACES = regex.compile(r"[ \t\u3000]+")
 
 
@@ -34,8 +32,9 @@ def _words(rules: RuleFile, group: str) -> list[str]:
     return sorted({w for c, a in vocab.items() for w in (c, *(a or []))}, key=len, reverse=True)
 
 
-def _alt(rules: RuleFile, group: str) -> str:
-    return "|".join(regex.escape(w) for w in _words(rules, group))
+def _alt(words: list[str]) -> str:
+    """The words as alternatives, each letter-spaced or not (案 由, 民 事 判 决 书)."""
+    return "|".join("[ \t\u3000]*".join(map(regex.escape, w)) for w in words)
 
 
 def _procedure(rules: RuleFile, case_number: str) -> str | None:
@@ -47,7 +46,7 @@ def _procedure(rules: RuleFile, case_number: str) -> str | None:
 
 def _party_names(doc: Document, outline: Outline) -> list[str]:
     """Names on the party lines (原告：张某，男 → 张某), to cut them off the cause of action."""
-    roles = _alt(outline.rules, "party")
+    roles = _alt(_words(outline.rules, "party"))
     # a party line, or a party's sentence where several share one line (原告：甲，男。被告：乙，男。)
     rx = regex.compile(rf"(?:^|(?<=[。；]))[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
     spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
@@ -57,13 +56,14 @@ def _party_names(doc: Document, outline: Outline) -> list[str]:
 def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
     """原告甲与被告乙买卖合同纠纷一案 → 买卖合同纠纷: what follows the last party named.
 
-    Else the case named in the history: …纠纷一案, 劳动争议一案, 犯…罪, or an administrative
+    A stated 案由 line (the rule file's header field ``cause``) wins. Else the case named in the history: …纠纷一案, 劳动争议一案, 犯…罪, or an administrative
     case, 原告甲不服被告乙行政处罚一案.
     """
-    if m := _CAUSE_LINE.search(text):
+    labels = _alt(rules.fields.get("header", {}).get("cause", []))
+    if labels and (m := regex.search(rf"^[ \t\u3000]*(?:{labels})[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{{2,30}})", text, regex.MULTILINE)):
         return m.group(1)
     m = regex.search(
-        rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_alt(rules, 'cause_suffix')}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
+        rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_alt(_words(rules, 'cause_suffix'))}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
     )
     if m is None:
         return None
@@ -74,7 +74,7 @@ def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
 
 def _statutes(rules: RuleFile, text: str) -> list[dict[str, Any]]:
     """Cited articles of named statutes (a bare 第X条 or 《…合同》第X条 is not a statute citation)."""
-    not_statute = regex.compile(rf"(?:{_alt(rules, 'not_statute')})$")
+    not_statute = regex.compile(rf"(?:{_alt(_words(rules, 'not_statute'))})$")
     return [c for c in find_citations(text) if c["law"] and not not_statute.search(c["law"])]
 
 
@@ -86,10 +86,10 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     rules = outline.rules
     head = doc.text[:HEAD]
     meta: dict[str, Any] = {}
-    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_alt(rules, 'court')}))[ \t\u3000]*$"
+    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_alt(_words(rules, 'court'))}))[ \t\u3000]*$"
     if m := regex.search(court, head, regex.MULTILINE):
         meta["court"] = m.group(1)
-    kind = rf"^[ \t\u3000#]*((?:{_alt(rules, 'case_field')}){{0,2}}(?:{_alt(rules, 'document_kind')}))[ \t\u3000]*$"
+    kind = rf"^[ \t\u3000#]*((?:{_alt(_words(rules, 'case_field'))}){{0,2}}(?:{_alt(_words(rules, 'document_kind'))}))[ \t\u3000]*$"
     if m := regex.search(kind, _SPACES.sub("", head), regex.MULTILINE):  # 民 事 判 决 书 is spaced out in some
         meta["document_kind"] = m.group(1)
     if m := _CASE_NUMBER.search(head):
