@@ -58,6 +58,30 @@ class Examples(_Strict):
     no_match: list[str] = Field(min_length=1, description="Text it must not match: the near misses it is written to refuse.")
 
 
+class NotAfter(_Strict):
+    """A line above that takes the boundary away: a heading written alone on its line owns the
+    line under it (出院后用药建议： over 出院带药：…), so that line is not a boundary of its own."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    pattern: str = Field(max_length=PATTERN_MAX, description="The whole line above (after indentation and # marks).")
+    why: str = Field(min_length=1)
+    blank_lines: bool = Field(False, description="Blank lines may stand between that line and the boundary.")
+    examples: Examples = Field(description="Lines above that take the boundary away (match), and that do not (no_match).")
+    _expanded: str = PrivateAttr("")
+
+    @property
+    def expanded(self) -> str:
+        return self._expanded or self.pattern
+
+
+# Where a NotAfter pattern sits: a whole line, then the boundary's line (blank lines between if allowed).
+_ABOVE = "(?<!^[ \t\u3000#]*(?:{pattern})[ \t\u3000]*\n{blanks}[ \t\u3000]*)"
+_BLANKS = "(?:[ \t\u3000]*\n)*"
+_AFTER_BLANK = "(?<=\n[ \t\u3000]*\n[ \t\u3000]*)"
+# What a variant's examples are tried after when it opens only after a blank line.
+BLANK_LINE_CONTEXT = "前文。\n\n"
+
+
 class Variant(_Strict):
     """One way a level's boundary is written: a short pattern with its reason and its examples.
 
@@ -70,11 +94,21 @@ class Variant(_Strict):
     pattern: str = Field(max_length=PATTERN_MAX, description="As written: {CN}, {NUM}, {SP} and {terms.GROUP} allowed.")
     why: str = Field(min_length=1, description="Why a line written this way is a boundary.")
     examples: Examples
+    after_blank_line: bool = Field(
+        False, description="Engine feature: the variant opens only a line with a blank line above it "
+        "(a template key set apart from the text before it). Its examples are tried after a blank line."
+    )
+    not_after: list[NotAfter] = Field(
+        default_factory=list,
+        description="Lines above that take the boundary away (engine feature: the variant does not match "
+        "right under such a line). Say it here instead of in a lookbehind.",
+    )
     _expanded: str = PrivateAttr("")
 
     @property
     def expanded(self) -> str:
-        """The pattern with {terms.X} filled in (placeholders such as {CN} stay for ``expand``)."""
+        """The pattern with {terms.X} filled in and its engine features (not_after, after_blank_line)
+        written as the lookbehinds they stand for (placeholders such as {CN} stay for ``expand``)."""
         return self._expanded or self.pattern
 
 
@@ -247,15 +281,33 @@ class ExpectedChunk(_Strict):
     metadata: dict[str, Any] = Field(default_factory=dict, description="Keys the chunk's metadata must hold.")
 
 
-class Example(_Strict):
-    """A worked example: the text, and the chunks it must give (in order)."""
+class Case(_Strict):
+    """A worked case: a document's text, and the chunks it must give (in order).
+
+    Cases live beside their rule file in ``cases/<file>.yaml`` (sqlfluff's std_rule_cases);
+    the suite and ``domainchunk rules test`` run every one.
+    """
 
     name: str
-    rule: str = Field(description="The level id the example is about.")
+    rule: str = Field(description="The level (or signal) id the case is about.")
     text: str
     chunks: list[ExpectedChunk] = Field(default_factory=list)
     not_starts: list[str] = Field(default_factory=list, description="No chunk may begin with these.")
     max_chars: int | None = None
+    doc_type: str | None = Field(
+        None, description="Detection must give this type (the case is then chunked as detected, not as the file's type)."
+    )
+    readers: list[Literal["text", "docx", "pdf"]] = Field(
+        default_factory=lambda: ["text"],
+        description="Run the case through these readers: the text is also saved as a DOCX (python-docx; "
+        "Markdown headings as Word headings) and printed to a PDF (reportlab), then read back and chunked.",
+    )
+
+
+class CaseFile(_Strict):
+    """``cases/<file>.yaml``: the cases of the rule file of the same name."""
+
+    cases: list[Case]
 
 
 Vocabulary = dict[str, dict[str, list[str]]]
@@ -286,16 +338,20 @@ class RuleFile(_Strict):
     detect: Detect = Field(default_factory=Detect)
     levels: list[Level] = Field(default_factory=list)
     max_chars: int = 1000
-    examples: list[Example] = Field(default_factory=list)
+    examples: list[Case] = Field(
+        default_factory=list,
+        description="Deprecated: cases written inside the rule file; move them to cases/<file>.yaml beside it.",
+    )
     path: str | None = Field(None, exclude=True)
     _hook_module: str | None = PrivateAttr(None)
+    _cases: tuple[Case, ...] = PrivateAttr(())
 
     @model_validator(mode="after")
     def _fill_vocabulary(self) -> RuleFile:
         """Write each {terms.GROUP} / {fields.GROUP} out as the group's alternation, in every
         pattern field, and check that every expanded pattern compiles."""
         alternations = {f"{{terms.{g}}}": _alternation(v) for g, v in self.terms.items()}
-        alternations |= {f"{{fields.{g}}}": _alternation(v) for g, v in self.fields.items()}
+        alternations |= {f"{{fields.{g}}}": _alternation(_labels(v)) for g, v in self.fields.items()}
 
         def fill(rule_id: str, what: str, pattern: str) -> str:
             unknown = sorted(set(_VOCAB_REF.findall(pattern)) - set(alternations))
@@ -316,7 +372,13 @@ class RuleFile(_Strict):
             sig._expanded = fill(sig.id, "pattern", sig.pattern)
         for lv in self.levels:
             for v in lv.variants:
-                v._expanded = fill(lv.id, f"variant {v.name}", v.pattern)
+                for na in v.not_after:
+                    na._expanded = fill(lv.id, f"variant {v.name} not_after {na.name}", na.pattern)
+                above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
+                                for na in v.not_after)
+                if v.after_blank_line:
+                    above += _AFTER_BLANK
+                v._expanded = above + fill(lv.id, f"variant {v.name}", v.pattern)
             if lv.legacy_pattern is not None:
                 lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)
             if lv.lead_pattern is not None:
@@ -338,11 +400,27 @@ class RuleFile(_Strict):
                 missing = [i for i in getattr(lv, key) if i not in ids]
                 if missing:
                     raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
-        known = set(ids) | {s.id for s in self.detect.signals}
-        for ex in self.examples:
-            if ex.rule not in known:
-                raise ValueError(f"example {ex.name!r} is about unknown rule {ex.rule!r}")
+        self._check_cases(self.examples)
         return self
+
+    def _check_cases(self, cases: Iterable[Case]) -> None:
+        known = {lv.id for lv in self.levels} | {s.id for s in self.detect.signals}
+        for case in cases:
+            if case.rule not in known:
+                raise ValueError(f"case {case.name!r} is about unknown rule {case.rule!r}")
+
+    @property
+    def cases(self) -> list[Case]:
+        """Every case of the file: those in cases/<file>.yaml (and of the file it extends), then inline ones."""
+        return [*self._cases, *self.examples]
+
+    def vocabulary_pattern(self, ref: str) -> str:
+        """The alternation that ``{terms.X}`` / ``{fields.X}`` (``ref`` without braces) stands for, for hooks."""
+        kind, _, group = ref.partition(".")
+        vocab = {"terms": self.terms, "fields": self.fields}.get(kind, {}).get(group)
+        if vocab is None:
+            raise RuleError(self.path or self.id, f"the hooks need vocabulary {{{ref}}}, which the file does not define")
+        return _alternation(_labels(vocab) if kind == "fields" else vocab)
 
     def term(self, group: str, text: str) -> str | None:
         """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
@@ -388,6 +466,11 @@ class RuleFile(_Strict):
     def fingerprint(self) -> str:
         blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _labels(fields: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A field group's labels as a vocabulary: a key with no labels listed is written as itself (性别)."""
+    return {label: [] for key, labels in fields.items() for label in (labels or [key])}
 
 
 def _canonical_of(vocab: dict[str, list[str]], text: str) -> str | None:
@@ -484,23 +567,101 @@ def _resolve_hooks(rules: RuleFile, where: str, allow: bool | frozenset[str]) ->
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFile:
-    """Load and validate one rule file; its hooks must be built-in or an entry point ``allow_hooks`` enables."""
-    path = Path(path)
+def _read_yaml(path: Path, what: str = "rule file") -> dict:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(str(path), f"cannot read rule file: {exc}") from None
+        raise RuleError(str(path), f"cannot read {what}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise RuleError(str(path), f"invalid YAML{where}: {getattr(exc, 'problem', exc)}") from None
     if not isinstance(data, dict):
-        raise RuleError(str(path), "a rule file must be a mapping")
+        raise RuleError(str(path), f"a {what} must be a mapping")
+    return data
+
+
+def cases_path(rule_file: Path) -> Path:
+    """Where a rule file's cases live: ``cases/<name>.yaml`` beside it (the loader never reads that folder as rules)."""
+    return rule_file.parent / "cases" / rule_file.name
+
+
+def _read_cases(rule_file: Path) -> list[Case]:
+    path = cases_path(rule_file)
+    if not path.is_file():
+        return []
+    data = _read_yaml(path, "cases file")
+    try:
+        return CaseFile.model_validate(data).cases
+    except ValidationError as exc:
+        raise RuleError(str(path), _format_error(exc, data)) from None
+
+
+# What a file that `extends:` a built-in one may add; anything else would change the built-in
+# file's meaning behind a reviewer's back, so it takes a copy of the file instead.
+_EXTENSION_KEYS = {"extends", "version", "description", "terms", "fields", "levels", "detect"}
+
+
+def _extend(data: dict, path: Path) -> tuple[dict, list[Case]]:
+    """The built-in file ``data["extends"]`` names, with ``data``'s terms, fields, signals and
+    variants (by level id) added; and the built-in file's cases."""
+    where = str(path)
+    name = data["extends"]
+    base_path = next((p for p in _rule_files(builtin_rules_dir()) if p.stem == name), None)
+    if base_path is None:
+        known = ", ".join(p.stem for p in _rule_files(builtin_rules_dir()))
+        raise RuleError(where, f"extends {name!r}: no built-in rule file of that name (known: {known})")
+    extra = sorted(set(data) - _EXTENSION_KEYS)
+    if extra:
+        raise RuleError(where, f"a file that extends {name} may add terms, fields, detect.signals and level "
+                               f"variants; it cannot set {extra} (copy the file to replace it)")
+    base = _read_yaml(base_path)
+    merged = {**base, "version": f"{base['version']}+{data.get('version', 'ext')}"}
+    for key in ("terms", "fields"):
+        vocab = {group: {term: list(aliases or []) for term, aliases in terms.items()}
+                 for group, terms in (base.get(key) or {}).items()}
+        for group, terms in (data.get(key) or {}).items():
+            for term, aliases in (terms or {}).items():
+                known_aliases = vocab.setdefault(group, {}).setdefault(term, [])
+                known_aliases += [a for a in aliases or [] if a not in known_aliases]
+        merged[key] = vocab
+    signals = (data.get("detect") or {}).get("signals") or []
+    if set(data.get("detect") or {}) - {"signals"}:
+        raise RuleError(where, f"extends {name}: detect may only add signals")
+    merged["detect"] = {**(base.get("detect") or {}), "signals": [*(base.get("detect") or {}).get("signals", []), *signals]}
+    levels = {lv["id"]: dict(lv) for lv in base.get("levels", [])}
+    for added in data.get("levels") or []:
+        if not isinstance(added, dict) or set(added) != {"id", "variants"}:
+            raise RuleError(where, f"extends {name}: a level entry is an `id` of a level of {name} and the `variants` "
+                                   f"to add to it")
+        level = levels.get(added["id"])
+        if level is None:
+            raise RuleError(where, f"extends {name}: no level {added['id']!r} (levels: {', '.join(levels)})")
+        if "variants" not in level:
+            raise RuleError(where, f"extends {name}: level {added['id']} is not converted to variants yet")
+        level["variants"] = [*level["variants"], *added["variants"]]
+    merged["levels"] = list(levels.values())
+    return merged, _read_cases(base_path)
+
+
+def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFile:
+    """Load and validate one rule file, with its cases; its hooks must be built-in or an
+    entry point ``allow_hooks`` enables. A file with ``extends:`` is that built-in file plus its additions."""
+    path = Path(path)
+    data = _read_yaml(path)
+    inherited: list[Case] = []
+    if "extends" in data:
+        data, inherited = _extend(data, path)
     try:
         rules = RuleFile.model_validate({**data, "path": str(path)})
     except ValidationError as exc:
         raise RuleError(str(path), _format_error(exc, data)) from None
+    own = _read_cases(path)
+    try:
+        rules._check_cases(own)
+    except ValueError as exc:
+        raise RuleError(str(cases_path(path)), str(exc)) from None
+    rules._cases = (*inherited, *own)
     rules._hook_module = _resolve_hooks(rules, str(path), _allowed(allow_hooks))
     return rules
 
@@ -526,7 +687,8 @@ def _folder_rules(folder: Path, allow: bool | frozenset[str] = False) -> tuple[R
     if not folder.is_dir():
         raise RuleError(str(folder), "rules folder not found")
     files = _rule_files(folder)
-    mtimes = tuple((p.name, p.stat().st_mtime_ns) for p in files)
+    files += [c for c in map(cases_path, files) if c.is_file()]
+    mtimes = tuple((str(p), p.stat().st_mtime_ns) for p in files)
     return _load_folder(str(folder), mtimes, allow)
 
 

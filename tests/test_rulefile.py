@@ -26,9 +26,20 @@ def _statute() -> dict:
     return yaml.safe_load(STATUTE.read_text(encoding="utf-8"))
 
 
+def _level(data: dict, level_id: str) -> dict:
+    return next(lv for lv in data["levels"] if lv["id"] == level_id)
+
+
+def _set_pattern(level: dict, pattern: str) -> None:
+    """Give a level of a loaded rule file one pattern, whether it is written as variants or not yet."""
+    level.pop("pattern", None)
+    level["variants"] = [{"name": "under-test", "pattern": pattern, "why": "the pattern under test",
+                          "examples": {"match": ["x"], "no_match": ["y"]}}]
+
+
 def test_bad_pattern_names_file_and_rule(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "第(?P<num>[一二]+编"
+    _set_pattern(_level(data, "statute.part"), "第(?P<num>[一二]+编")
     path = _write(tmp_path, data)
     with pytest.raises(RuleError) as err:
         load_rule_file(path)
@@ -38,7 +49,7 @@ def test_bad_pattern_names_file_and_rule(tmp_path):
 
 def test_unknown_key_is_rejected(tmp_path):
     data = _statute()
-    data["levels"][3]["colour"] = "red"
+    _level(data, "statute.chapter")["colour"] = "red"
     with pytest.raises(RuleError, match=r"statute.chapter: unknown key 'colour'"):
         load_rule_file(_write(tmp_path, data))
 
@@ -51,19 +62,19 @@ def test_invalid_yaml_gives_line(tmp_path):
 
 
 def test_example_about_unknown_rule(tmp_path):
-    data = _statute()
-    data["examples"][0]["rule"] = "statute.nothing"
-    with pytest.raises(RuleError, match="unknown rule 'statute.nothing'"):
-        load_rule_file(_write(tmp_path, data))
+    data = _memo()
+    data["examples"][0]["rule"] = "memo.nothing"
+    with pytest.raises(RuleError, match="unknown rule 'memo.nothing'"):
+        load_rule_file(_write(tmp_path, data, "memo.yaml"))
 
 
 def test_user_folder_overrides_by_doc_type(tmp_path):
     data = _statute()
     data["version"] = "user-1"
     # The user's statutes call articles 第X條 (traditional characters).
-    for level in data["levels"]:
-        if level["id"] == "statute.article":
-            level["pattern"] = level["pattern"].replace("条", "[条條]")
+    article = _level(data, "statute.article")
+    for holder in article.get("variants", [article]):
+        holder["pattern"] = holder["pattern"].replace("条", "[条條]")
     data["examples"] = []
     _write(tmp_path, data)
     registry = load_rules(tmp_path)
@@ -74,20 +85,20 @@ def test_user_folder_overrides_by_doc_type(tmp_path):
 
 def test_bad_rules_folder_in_cli_is_one_line(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "(unclosed"
+    _set_pattern(_level(data, "statute.part"), "(unclosed")
     _write(tmp_path, data)
     doc = tmp_path / "doc.txt"
     doc.write_text("第一条 示范。", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(doc), "--rules", str(tmp_path)],
                           capture_output=True, text=True)
-    assert proc.returncode != 0
+    assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "statute.part" in proc.stderr and "does not compile" in proc.stderr
 
 
 def test_catastrophic_pattern_times_out_instead_of_hanging(tmp_path):
     data = _statute()
-    data["levels"][0]["pattern"] = "(a|aa)+b"
+    _set_pattern(_level(data, "statute.part"), "(a|aa)+b")
     data["examples"] = []
     _write(tmp_path, data)
     with pytest.raises(domainchunk.DomainChunkError, match="rule statute.part .* timed out"):
@@ -365,3 +376,135 @@ def test_every_builtin_file_loads_with_both_yaml_loaders(monkeypatch, loader):
     reference = {p.name: load_rule_file(p).fingerprint() for p in files}
     monkeypatch.setattr(rulefile, "_YAML_LOADER", getattr(yaml, loader))
     assert {p.name: load_rule_file(p).fingerprint() for p in files} == reference
+
+
+# Cases beside the rule file, and user files that extend a built-in one.
+def _cases(folder: Path, stem: str, cases: list[dict]) -> Path:
+    (folder / "cases").mkdir(exist_ok=True)
+    return _write(folder / "cases", {"cases": cases}, f"{stem}.yaml")
+
+
+MEMO_CASE = {"name": "memo-through-every-reader", "rule": "memo.item", "readers": ["text", "docx", "pdf"],
+             "doc_type": "memo", "text": "备忘录\n\n事项一：开会。\n\n事项二：午餐。\n",
+             "chunks": [{"starts": "备忘录"}, {"starts": "事项一", "path": ["事项一"]}, {"starts": "事项二", "path": ["事项二"]}]}
+
+
+def test_cases_file_beside_the_rule_file_runs_through_every_reader(tmp_path):
+    from domainchunk.examples import check_case
+
+    data = _memo()
+    data["examples"] = []
+    _write(tmp_path, data, "memo.yaml")
+    _cases(tmp_path, "memo", [MEMO_CASE])
+    registry = load_rules(tmp_path)
+    rules = registry["memo"]
+    assert [c.name for c in rules.cases] == ["memo-through-every-reader"]
+    assert check_case(rules, rules.cases[0], registry) == []
+    # The same case with a wrong expectation fails on each reader, and names it.
+    wrong = rules.cases[0].model_copy(update={"doc_type": "statute"})
+    failures = check_case(rules, wrong, registry)
+    assert [f.split("]")[0] for f in failures] == ["[text", "[docx", "[pdf"]
+    assert all("detected as memo, expected statute" in f for f in failures)
+
+
+def test_case_about_an_unknown_rule_names_the_cases_file(tmp_path):
+    _write(tmp_path, _memo(), "memo.yaml")
+    path = _cases(tmp_path, "memo", [{**MEMO_CASE, "rule": "memo.nothing"}])
+    with pytest.raises(RuleError, match="unknown rule 'memo.nothing'") as err:
+        load_rules(tmp_path)
+    assert str(path) in str(err.value)
+
+
+def test_rules_test_runs_the_cases_of_a_user_folder(tmp_path):
+    _write(tmp_path, _memo(), "memo.yaml")
+    _cases(tmp_path, "memo", [{**MEMO_CASE, "chunks": [{"starts": "事项二", "path": ["事项三"]}]}])
+    proc = subprocess.run([sys.executable, "-m", "domainchunk", "rules", "test", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "FAIL memo.item::memo-through-every-reader: [pdf] chunk '事项二': path ['事项二'], expected ['事项三']" in proc.stdout
+
+
+def _extension(**adds) -> dict:
+    return {"extends": "generic", "version": "hospital-1", **adds}
+
+
+def test_extends_adds_variants_terms_and_cases_without_copying(tmp_path):
+    variant = {"name": "bracket-title", "pattern": "【(?P<label>{terms.part})】$", "why": "our manuals bracket part titles",
+               "examples": {"match": ["【附录】"], "no_match": ["【附录】见下"]}}
+    _write(tmp_path, _extension(terms={"part": {"附录": ["附件"]}},
+                                levels=[{"id": "generic.h1", "variants": [variant]}]), "generic.yaml")
+    _cases(tmp_path, "generic", [{"name": "bracketed-part", "rule": "generic.h1", "text": "【附件】\n\n示范。\n",
+                                 "chunks": [{"starts": "【附件】", "path": ["附件"]}]}])
+    registry = load_rules(tmp_path)
+    rules = registry["generic"]
+    h1 = next(lv for lv in rules.levels if lv.id == "generic.h1")
+    assert [v.name for v in h1.variants] == ["atx-heading", "bracket-title"]
+    assert rules.version == "1+hospital-1" and rules.path == str(tmp_path / "generic.yaml")
+    builtin = load_rules()["generic"]
+    assert [c.name for c in rules.cases] == [c.name for c in builtin.cases] + ["bracketed-part"]
+    from domainchunk.examples import check_case, check_patterns
+
+    assert all(not check_case(rules, c, registry) for c in rules.cases)
+    assert all(not c.failures for c in check_patterns(rules))
+    result = domainchunk.chunk("# 手册\n\n示范。\n\n【附录】\n\n示范。\n", doc_type="generic", rules_dir=tmp_path)
+    assert [(c.path, c.metadata["rule_variant"]) for c in result.chunks] == [
+        (["手册"], "atx-heading"), (["附录"], "bracket-title")]
+
+
+@pytest.mark.parametrize("extension,expect", [
+    (_extension(extends="nothing"), "no built-in rule file of that name"),
+    (_extension(max_chars=10), "cannot set ['max_chars']"),
+    (_extension(levels=[{"id": "generic.h9", "variants": []}]), "no level 'generic.h9'"),
+    (_extension(levels=[{"id": "generic.h1", "role": "unit"}]), "a level entry is an `id`"),
+    (_extension(detect={"min_score": 0}), "detect may only add signals"),
+])
+def test_an_extension_only_adds(tmp_path, extension, expect):
+    path = _write(tmp_path, extension, "generic.yaml")
+    with pytest.raises(RuleError) as err:
+        load_rules(tmp_path)
+    assert str(path) in str(err.value) and expect in str(err.value)
+
+
+def test_extension_to_an_unconverted_level_is_refused(tmp_path):
+    _write(tmp_path, {"extends": "statute", "levels": [{"id": "statute.article", "variants": []}]}, "statute.yaml")
+    if not load_rules()["statute"].unconverted():
+        pytest.skip("every statute level has variants")  # the refusal then has nothing to refuse
+    with pytest.raises(RuleError, match="not converted to variants yet"):
+        load_rules(tmp_path)
+
+
+def test_not_after_and_after_blank_line_are_named_engine_features(tmp_path):
+    from domainchunk.examples import check_patterns
+
+    data = _memo()
+    numbered = data["levels"][0]["variants"][0]
+    numbered["not_after"] = [{"name": "item-alone", "pattern": "{terms.item}{CN}+[：:]", "why": "an item alone owns the next line",
+                              "examples": {"match": ["事项一："], "no_match": ["事项一：开会。"]}}]
+    bracketed = data["levels"][0]["variants"][1]
+    bracketed["after_blank_line"] = True
+    _write(tmp_path, data, "memo.yaml")
+    rules = load_rules(tmp_path)["memo"]
+    assert all(not c.failures for c in check_patterns(rules))
+    assert "memo.item/numbered/not-after-item-alone" in {c.id for c in check_patterns(rules)}
+    text = "事项一：\n事项二：属于事项一。\n\n事项三：开会。\n【不是】\n\n【其他】\n示范。\n"
+    result = domainchunk.chunk(text, doc_type="memo", rules_dir=tmp_path)
+    assert [c.path for c in result.chunks] == [["事项一"], ["事项三"], ["其他"]]
+    # The examples are checked as written: a line that does not veto fails the check, by name.
+    numbered["not_after"][0]["examples"]["match"].append("事项一：开会。")
+    _write(tmp_path, data, "memo.yaml")
+    failed = {c.id: c.failures for c in check_patterns(load_rules(tmp_path)["memo"]) if c.failures}
+    assert failed == {"memo.item/numbered/not-after-item-alone": ["does not match '事项一：开会。'"]}
+
+
+def test_medical_header_vocabulary_is_the_rule_files(tmp_path):
+    """The hooks read header labels, date labels and record titles from the rule file: a hospital
+    adds its own by extending it, without touching Python."""
+    _write(tmp_path, {"extends": "medical_record",
+                      "fields": {"header": {"民族": [], "科室": ["就诊科室"]}, "record_date": {"record_date": ["书写时间"]}},
+                      "terms": {"record_title": {"护理记录": []}}}, "medical_record.yaml")
+    text = "示范医院护理记录\n就诊科室：心内科　民族：汉\n书写时间：2024-05-06\n主诉：胸闷3天。\n现病史：活动后胸闷。\n"
+    default = domainchunk.chunk(text, doc_type="medical_record").chunks[-1].metadata
+    ours = domainchunk.chunk(text, doc_type="medical_record", rules_dir=tmp_path).chunks[-1].metadata
+    assert "民族" not in default and "department" not in default and "record_date" not in default
+    assert (ours["民族"], ours["科室"], ours["department"]) == ("汉", "心内科", "心内科")
+    assert ours["record_date"] == "2024-05-06" and ours["record"] == "护理记录"
