@@ -31,10 +31,12 @@ import regex
 
 from .errors import RuleError
 from .models import Document
+from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
 
-LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}[ \t]+)?"
+# Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
+LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}(?!#)[ \t]*)?"
 # A pattern may look this far past the end of its line (a signature block's next lines). The
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
@@ -145,6 +147,24 @@ def _collapse(s: str) -> str:
     return " ".join(words)
 
 
+# Whitespace around a label's number is a layout accident (第 一 条, 第一百二十八 条): that part
+# of the label is written solid.
+_NUMBER_TAIL = regex.compile(r"\s*\S?")
+
+
+def _solid_number(m: regex.Match) -> str | None:
+    """The label token with the whitespace before, inside and right after its ``num`` written solid."""
+    if "num" not in m.groupdict() or m.start("num") < 0 or m.start("label") < 0:
+        return None
+    a, b = m.span("label")
+    n = m.end("num")
+    if not a <= n <= b:
+        return None
+    text = m.string
+    tail = _NUMBER_TAIL.match(text, n, b).end()
+    return squash_whitespace(text[a:tail]) + text[tail:b]
+
+
 def _label(level: Level, m: regex.Match, line: str) -> str:
     if level.label == "fixed":
         return level.fixed_label or ""
@@ -153,7 +173,7 @@ def _label(level: Level, m: regex.Match, line: str) -> str:
         return _collapse(line)
     if level.label == "heading" and reads_as_heading(line):
         return _collapse(line)
-    return _collapse(token)
+    return _collapse(_solid_number(m) or token)
 
 
 def reads_as_heading(line: str) -> bool:
@@ -163,10 +183,10 @@ def reads_as_heading(line: str) -> bool:
 
 def _number(m: regex.Match) -> tuple[int, int] | None:
     groups = m.groupdict()
-    num = parse_number(groups["num"]) if groups.get("num") else None
+    num = parse_number(squash_whitespace(groups["num"])) if groups.get("num") else None
     if num is None:
         return None
-    sub = parse_number(groups["sub"]) if groups.get("sub") else 0
+    sub = parse_number(squash_whitespace(groups["sub"])) if groups.get("sub") else 0
     return num, sub or 0
 
 
