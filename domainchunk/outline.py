@@ -34,9 +34,12 @@ from .models import Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
+from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
-LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}(?!#)[ \t]*)?"
+# A page number that extraction glued to the start of a line (``12第二十五条``) is passed over,
+# but only when no level matches the line as it is (the lazy ``??``): ``1.`` stays a clause.
+LINE_PREFIX = r"[ \t\u3000]*(?:\d{1,4}(?![\d.．、,，:：;；)）\]】%/\s-]))??(?:#{1,6}(?!#)[ \t]*)?"
 # A pattern may look this far past the end of its line (a signature block's next lines). The
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
@@ -79,6 +82,7 @@ class Outline:
     headings: list[Heading]
     sections: list[Section]
     inner: dict[str, list[int]]  # document-scope inner level id -> sorted line starts
+    view: View | None = None  # the tolerant view the rules were matched on, when it is not the text itself
 
     def cuts_within(self, start: int, end: int) -> list[tuple[str, list[int]]]:
         """Inner split points inside ``(start, end)``, one list per inner level, coarsest first."""
@@ -88,11 +92,13 @@ class Outline:
                 continue
             if level.scope == "unit":
                 rx = _line_regex(level)
-                starts = [
-                    m.start()
-                    for m in rx.finditer(self.text, start, end, timeout=PATTERN_TIMEOUT)
-                    if m.start() > start
-                ]
+                view = self.view
+                if view is None:
+                    found = rx.finditer(self.text, start, end, timeout=PATTERN_TIMEOUT)
+                    starts = [m.start() for m in found if m.start() > start]
+                else:  # a wrapped line is no paragraph start: cut where the view's lines start
+                    found = rx.finditer(view.text, view.to_view(start), view.to_view(end), timeout=PATTERN_TIMEOUT)
+                    starts = [p for p in (view.to_text(m.start()) for m in found) if start < p < end]
             else:
                 found = self.inner[level.id]
                 starts = found[bisect_left(found, start + 1) : bisect_left(found, end)]
@@ -590,11 +596,18 @@ def _closes(top: tuple[int | None, Heading, int | None], rank: int | None, depth
 _WRAPPING_HEADING = 12
 
 
-def _continues_heading(text: str, head: Heading, pos: int) -> bool:
+def _seen_between(text: str, view: View, start: int, end: int) -> str:
+    """What the rules saw of ``text[start:end]``: the view's text there, page furniture left out."""
+    if view.identity:
+        return text[start:end]
+    return view.text[view.to_view(start) : view.to_view(end)]
+
+
+def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:
     """The one line between ``head`` and ``pos`` finishes that heading
     (``第五章 卷烟纸、滤嘴棒、烟用丝束、`` / ``烟草专用机械的生产和销售``): the heading is long,
     the line is short, unpunctuated and names no field (no colon)."""
-    between = text[head.end : pos].strip()
+    between = _seen_between(text, view, head.end, pos).strip()
     if not between or "\n" in between or len(text[head.content : head.end].strip()) < _WRAPPING_HEADING:
         return False
     return reads_as_heading(between) and not any(c in between for c in "：:")
@@ -611,11 +624,25 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
             _line_regex(level)
 
 
+def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Heading], list[tuple[int, int]]]:
+    """Headings found on the tolerant view, mapped back to offsets of the text."""
+    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
+    shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
+    heads, toc = find_headings(shadow, rules)
+    to_text, end_to_text = view.to_text, view.end_to_text
+    mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end), h.label, h.num) for h in heads]
+    return mapped, [(to_text(a), to_text(b)) for a, b in toc]
+
+
 def build_outline(doc: Document, rules: RuleFile) -> Outline:
     """Headings and sections of ``doc`` under ``rules``; sections cover every non-blank character."""
     text = doc.text
     ranks = rules.ranks()
-    heads, toc = find_headings(doc, rules)
+    view = view_of(text)
+    if view.identity:
+        heads, toc = find_headings(doc, rules)
+    else:
+        heads, toc = _find_on_view(doc, rules, view)
     inner: dict[str, list[int]] = {lv.id: [] for lv in _document_levels(rules) if lv.role == "inner"}
     structural: list[Heading] = []
     for h in heads:
@@ -638,7 +665,7 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
         if not sections or sections[-1].unit is not None:
             return False
         last = sections[-1].headings[-1]
-        return not text[last.end : pos].strip() or _continues_heading(text, last, pos)
+        return not _seen_between(text, view, last.end, pos).strip() or _continues_heading(text, view, last, pos)
 
     for h in structural:
         rank = ranks.get(h.level.id)
@@ -675,8 +702,8 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
     # A trailing heading with nothing after it is not a chunk of its own.
     if len(sections) > 1 and sections[-1].unit is None and sections[-1].headings:
         last = sections[-1]
-        if not text[last.headings[-1].end : last.end].strip():
+        if not _seen_between(text, view, last.headings[-1].end, last.end).strip():
             sections.pop()
             sections[-1].end = last.end
-    return Outline(text, rules, structural, sections, inner)
+    return Outline(text, rules, structural, sections, inner, None if view.identity else view)
 
