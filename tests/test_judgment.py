@@ -173,3 +173,27 @@ def test_court_kind_and_stated_cause_come_from_the_vocabulary():
     meta = result.document.metadata
     assert (meta["court"], meta["document_kind"], meta["cause"]) == ("示范海事法院", "民事判决书", "海上货物运输合同纠纷")
     assert [c.path for c in result.chunks][-1] == ["本院认为"]
+
+
+def _hard_wrapped(text: str, width: int = 36) -> str:
+    """A PDF's text cut at a fixed width: every longer line broken into lines of ``width`` characters."""
+    return "\n".join(
+        piece for line in text.split("\n") for piece in ([line] if len(line) <= width else
+                                                         [line[i:i + width] for i in range(0, len(line), width)])
+    )
+
+
+# Our documents of the templates the shared corpus lacks (二审, 再审, 刑事附带民事, 公益诉讼, 驳回起诉, 执行异议).
+TEMPLATES = [CORPORA / f"judgment_{name}.txt" for name in (
+    "示范民事判决书_二审改判", "示范民事判决书_二审_服从原判", "示范民事判决书_再审_原审认为", "示范刑事附带民事判决书_赔偿",
+    "示范民事公益诉讼判决书", "示范行政公益诉讼判决书", "示范民事裁定书_驳回起诉", "示范执行裁定书_执行异议",
+)]
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_sections_survive_hard_wrapping(path):
+    text = path.read_text(encoding="utf-8")
+    wrapped = _hard_wrapped(text)
+    assert wrapped.count("\n") > text.count("\n") + 10  # the re-laying really cut lines
+    assert _sections(wrapped) == _sections(text)
+    assert _sections(_no_spaces(wrapped)) == _sections(text)
