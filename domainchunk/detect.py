@@ -9,12 +9,15 @@ from __future__ import annotations
 from .errors import RuleError
 from .models import Detection, Reason
 from .rulefile import PATTERN_TIMEOUT, RuleFile
+from .view import view_of
 
 GENERIC = "generic"
 DEFAULT_WINDOW = 30_000  # the type of a document shows in its first pages
 
 
 def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
+    """Signals are read on the tolerant view: page furniture out, hard-wrapped lines joined."""
+    text = view_of(text).text
     scores: dict[str, float] = {}
     reasons: list[Reason] = []
     for doc_type, rules in sorted(registry.items()):

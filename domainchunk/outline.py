@@ -31,10 +31,15 @@ import regex
 
 from .errors import RuleError
 from .models import Document
+from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
+from .view import View, view_of
 
-LINE_PREFIX = r"[ \t\u3000]*(?:#{1,6}[ \t]+)?"
+# Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
+# A page number that extraction glued to the start of a line (``12第二十五条``) is passed over,
+# but only when no level matches the line as it is (the lazy ``??``): ``1.`` stays a clause.
+LINE_PREFIX = r"[ \t\u3000]*(?:\d{1,4}(?![\d.．、,，:：;；)）\]】%/\s-]))??(?:#{1,6}(?!#)[ \t]*)?"
 # A pattern may look this far past the end of its line (a signature block's next lines). The
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
@@ -77,6 +82,7 @@ class Outline:
     headings: list[Heading]
     sections: list[Section]
     inner: dict[str, list[int]]  # document-scope inner level id -> sorted line starts
+    view: View | None = None  # the tolerant view the rules were matched on, when it is not the text itself
 
     def cuts_within(self, start: int, end: int) -> list[tuple[str, list[int]]]:
         """Inner split points inside ``(start, end)``, one list per inner level, coarsest first."""
@@ -86,11 +92,13 @@ class Outline:
                 continue
             if level.scope == "unit":
                 rx = _line_regex(level)
-                starts = [
-                    m.start()
-                    for m in rx.finditer(self.text, start, end, timeout=PATTERN_TIMEOUT)
-                    if m.start() > start
-                ]
+                view = self.view
+                if view is None:
+                    found = rx.finditer(self.text, start, end, timeout=PATTERN_TIMEOUT)
+                    starts = [m.start() for m in found if m.start() > start]
+                else:  # a wrapped line is no paragraph start: cut where the view's lines start
+                    found = rx.finditer(view.text, view.to_view(start), view.to_view(end), timeout=PATTERN_TIMEOUT)
+                    starts = [p for p in (view.to_text(m.start()) for m in found) if start < p < end]
             else:
                 found = self.inner[level.id]
                 starts = found[bisect_left(found, start + 1) : bisect_left(found, end)]
@@ -145,6 +153,24 @@ def _collapse(s: str) -> str:
     return " ".join(words)
 
 
+# Whitespace around a label's number is a layout accident (第 一 条, 第一百二十八 条): that part
+# of the label is written solid.
+_NUMBER_TAIL = regex.compile(r"\s*\S?")
+
+
+def _solid_number(m: regex.Match) -> str | None:
+    """The label token with the whitespace before, inside and right after its ``num`` written solid."""
+    if "num" not in m.groupdict() or m.start("num") < 0 or m.start("label") < 0:
+        return None
+    a, b = m.span("label")
+    n = m.end("num")
+    if not a <= n <= b:
+        return None
+    text = m.string
+    tail = _NUMBER_TAIL.match(text, n, b).end()
+    return squash_whitespace(text[a:tail]) + text[tail:b]
+
+
 def _label(level: Level, m: regex.Match, line: str) -> str:
     if level.label == "fixed":
         return level.fixed_label or ""
@@ -153,7 +179,7 @@ def _label(level: Level, m: regex.Match, line: str) -> str:
         return _collapse(line)
     if level.label == "heading" and reads_as_heading(line):
         return _collapse(line)
-    return _collapse(token)
+    return _collapse(_solid_number(m) or token)
 
 
 def reads_as_heading(line: str) -> bool:
@@ -163,10 +189,10 @@ def reads_as_heading(line: str) -> bool:
 
 def _number(m: regex.Match) -> tuple[int, int] | None:
     groups = m.groupdict()
-    num = parse_number(groups["num"]) if groups.get("num") else None
+    num = parse_number(squash_whitespace(groups["num"])) if groups.get("num") else None
     if num is None:
         return None
-    sub = parse_number(groups["sub"]) if groups.get("sub") else 0
+    sub = parse_number(squash_whitespace(groups["sub"])) if groups.get("sub") else 0
     return num, sub or 0
 
 
@@ -203,6 +229,44 @@ def toc_spans(doc: Document) -> list[tuple[int, int]]:
                 end = line.end()
         spans.append((m.start(), end))
     return sorted(spans)
+
+
+# A table of contents without a 目录 title: this many heading lines in a row, nothing but
+# blank lines between them, that appear again later in the same order.
+_TOC_RUN = 3
+
+
+def _repeated_in_order(text: str, lines: list[tuple[int, int]]) -> int | None:
+    """Where the first of ``lines`` appears again as a line of its own, the others following it in order."""
+    pos, first = lines[0][1], None
+    for start, end in lines:
+        key = _collapse(_PREFIX.sub("", text[start:end], count=1))
+        again = regex.compile(r"(?m)^" + LINE_PREFIX + regex.escape(key).replace(r"\ ", r"\s*") + r"\s*$")
+        m = again.search(text, max(pos, lines[-1][1]))
+        if m is None:
+            return None
+        first = m.start() if first is None else first
+        pos = m.end()
+    return first
+
+
+def _heading_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
+    """Untitled tables of contents: from a run of short candidate lines with no text between
+    them to where the run's lines appear again, in order (the body's first heading)."""
+    spans = []
+    ends = [_line_bounds(text, pos)[1] for pos in starts]
+    short = [reads_as_heading(text[pos:end].strip()) for pos, end in zip(starts, ends)]
+    i = 0
+    while i < len(starts):
+        j = i
+        while j + 1 < len(starts) and short[j] and short[j + 1] and not text[ends[j] : starts[j + 1]].strip():
+            j += 1
+        if j - i + 1 >= _TOC_RUN:
+            body = _repeated_in_order(text, [(starts[k], ends[k]) for k in range(i, i + _TOC_RUN)])
+            if body is not None:
+                spans.append((starts[i], body))
+        i = j + 1
+    return spans
 
 
 def _opens_block(doc: Document, kinds: list[str], start: int, content: int) -> bool:
@@ -261,7 +325,8 @@ def _increasing_run(heads: list[Heading]) -> list[Heading]:
     return [h for h in heads if h.num is None or id(h) in keep]
 
 
-def find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
+def find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[tuple[int, int]]]:
+    """The accepted boundary lines, and the tables of contents they were not looked for in."""
     try:
         return _find_headings(doc, rules)
     except TimeoutError:
@@ -279,8 +344,9 @@ def _slow_level(text: str, rules: RuleFile) -> str:
     return f"a pattern in {rules.path or rules.id}"
 
 
-def _candidates(doc: Document, levels: list[Level]) -> list[tuple[int, bool, int]]:
-    """Positions where some level could open, in order: (position, is a line start, first level to try).
+def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, bool, int]], list[tuple[int, int]]]:
+    """Positions where some level could open, in order: (position, is a line start, first level to try),
+    and the tables of contents (titled or not) that were left out.
 
     At a line start the levels before the one the combined pass matched cannot
     match (one regex pass instead of one per level and line), except levels whose
@@ -297,11 +363,13 @@ def _candidates(doc: Document, levels: list[Level]) -> list[tuple[int, bool, int
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
         found[m.start()] = (True, first)
+    toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
     if sentence is not None:
         for m in sentence.finditer(text, timeout=PATTERN_TIMEOUT):
             found.setdefault(m.start(), (False, 0))
-    return [(pos, at_line, first) for pos, (at_line, first) in sorted(found.items()) if not (toc and _in_spans(pos, toc))]
+    cands = [(pos, at_line, first) for pos, (at_line, first) in sorted(found.items()) if not (toc and _in_spans(pos, toc))]
+    return cands, toc
 
 
 def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
@@ -404,11 +472,11 @@ def _numbers_across(outer: list[Heading], inner: list[Heading]) -> bool:
     return len(firsts) >= 2 and all(n > 1 for n in firsts[1:])
 
 
-def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
+def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[tuple[int, int]]]:
     levels = _document_levels(rules)
     if not levels:
-        return []
-    cands = _candidates(doc, levels)
+        return [], toc_spans(doc)
+    cands, toc = _candidates(doc, levels)
     # A level that does not apply in a region (only_without) gives its lines to the next level
     # that matches them: 一、 is a contract's clause, or the heading above its 第X条 clauses.
     skip: set[tuple[str, int]] = set()
@@ -444,7 +512,7 @@ def _find_headings(doc: Document, rules: RuleFile) -> list[Heading]:
         by_level[level.id] = [h for h in by_level[level.id] if (level.id, _region(bounds, h.start)) not in skip]
     heads = [h for hs in by_level.values() for h in hs]
     heads.sort(key=lambda h: h.start)
-    return heads
+    return heads, toc
 
 
 def _lead_start(text: str, h: Heading, floor: int) -> int:
@@ -463,6 +531,93 @@ def _lead_start(text: str, h: Heading, floor: int) -> int:
     return start
 
 
+# A Markdown heading line: its marks (with or without a space after them) and its text.
+_MD_LINE = regex.compile(r"(?m)^[ \t\u3000]*(#{1,6})(?!#)[ \t]*(?=\S)")
+
+
+def _markdown_depths(doc: Document) -> dict[int, int]:
+    """Line start -> number of ``#`` marks, for every heading line of a Markdown document."""
+    if doc.metadata.get("format") != "markdown":
+        return {}
+    return {m.start(): len(m.group(1)) for m in _MD_LINE.finditer(doc.text)}
+
+
+@lru_cache(maxsize=64)
+def _markdown_level(rules_id: str) -> Level:
+    """The level of a Markdown heading that no rule claims (# 物权编, ## 法律责任): it opens by its depth."""
+    return Level(
+        id=f"{rules_id}.markdown",
+        name="Markdown heading",
+        kind="section",
+        role="heading",
+        label="line",
+        pattern="#",
+        rationale="a Markdown heading is structure even without a legal number; its depth nests it.",
+    )
+
+
+def _markdown_headings(doc: Document, rules: RuleFile, depths: dict[int, int], claimed: set[int],
+                       toc: list[tuple[int, int]]) -> list[Heading]:
+    """Headings for the Markdown heading lines no level claimed, except the document's title
+    (its first line) and the lines of a table of contents."""
+    text = doc.text
+    first = len(text) - len(text.lstrip())
+    level = _markdown_level(rules.id)
+    out = []
+    for start in depths:
+        if start in claimed or (toc and _in_spans(start, toc)):
+            continue
+        ls, end = _line_bounds(text, start)
+        content = _MD_LINE.match(text, ls).end()
+        if text.rfind("\n", 0, first) + 1 == ls:
+            continue  # the title line
+        label = _collapse(text[content:end].rstrip(" \t#"))
+        if label:
+            out.append(Heading(level, ls, content, end, label))
+    return out
+
+
+def _closes(top: tuple[int | None, Heading, int | None], rank: int | None, depth: int | None) -> bool:
+    """An open path element closes when a heading of ``rank`` (None: an unnamed Markdown
+    heading) and Markdown ``depth`` opens.
+
+    An unnamed Markdown heading closes every open heading at its depth or deeper and the
+    plain-line headings below it, so no stale 分编/章 stays in later paths; a rule's
+    heading closes an unnamed one only from the same depth or above (``# 物权编`` holds
+    ``第一章``), and between rule headings the rule file's ranks decide.
+    """
+    top_rank, top_head, top_depth = top
+    if top_head.level.role == "unit":
+        return True
+    if rank is None:
+        return top_depth is None or (depth is not None and top_depth >= depth)
+    if top_rank is None:
+        return depth is not None and top_depth is not None and top_depth >= depth
+    return top_rank >= rank
+
+
+# A heading wraps onto a second line only when it is long; a short heading followed by a
+# line is a heading and its first line of text.
+_WRAPPING_HEADING = 12
+
+
+def _seen_between(text: str, view: View, start: int, end: int) -> str:
+    """What the rules saw of ``text[start:end]``: the view's text there, page furniture left out."""
+    if view.identity:
+        return text[start:end]
+    return view.text[view.to_view(start) : view.to_view(end)]
+
+
+def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:
+    """The one line between ``head`` and ``pos`` finishes that heading
+    (``第五章 卷烟纸、滤嘴棒、烟用丝束、`` / ``烟草专用机械的生产和销售``): the heading is long,
+    the line is short, unpunctuated and names no field (no colon)."""
+    between = _seen_between(text, view, head.end, pos).strip()
+    if not between or "\n" in between or len(text[head.content : head.end].strip()) < _WRAPPING_HEADING:
+        return False
+    return reads_as_heading(between) and not any(c in between for c in "：:")
+
+
 def warm_patterns(registry: Iterable[RuleFile]) -> None:
     """Compile every level's line and combined patterns now (a fork server does it once for all workers)."""
     for rules in registry:
@@ -474,11 +629,25 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
             _line_regex(level)
 
 
+def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Heading], list[tuple[int, int]]]:
+    """Headings found on the tolerant view, mapped back to offsets of the text."""
+    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
+    shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
+    heads, toc = find_headings(shadow, rules)
+    to_text, end_to_text = view.to_text, view.end_to_text
+    mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end), h.label, h.num) for h in heads]
+    return mapped, [(to_text(a), to_text(b)) for a, b in toc]
+
+
 def build_outline(doc: Document, rules: RuleFile) -> Outline:
     """Headings and sections of ``doc`` under ``rules``; sections cover every non-blank character."""
     text = doc.text
     ranks = rules.ranks()
-    heads = find_headings(doc, rules)
+    view = view_of(text)
+    if view.identity:
+        heads, toc = find_headings(doc, rules)
+    else:
+        heads, toc = _find_on_view(doc, rules, view)
     inner: dict[str, list[int]] = {lv.id: [] for lv in _document_levels(rules) if lv.role == "inner"}
     structural: list[Heading] = []
     for h in heads:
@@ -487,23 +656,31 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
         else:
             structural.append(h)
 
+    depths = _markdown_depths(doc)
+    if depths:
+        claimed = {h.start for h in heads}
+        structural += _markdown_headings(doc, rules, depths, claimed, toc)
+        structural.sort(key=lambda h: h.start)
+
     sections: list[Section] = []
-    stack: list[tuple[int, Heading]] = []  # open path elements, outermost first
+    stack: list[tuple[int | None, Heading, int | None]] = []  # open path elements (rank, heading, depth), outermost first
 
     def only_headings_open(pos: int) -> bool:
-        """The last section holds nothing but heading lines before ``pos``."""
+        """The last section holds nothing but heading lines (and a heading's continuation line) before ``pos``."""
         if not sections or sections[-1].unit is not None:
             return False
-        return not text[sections[-1].headings[-1].end : pos].strip()
+        last = sections[-1].headings[-1]
+        return not _seen_between(text, view, last.end, pos).strip() or _continues_heading(text, view, last, pos)
 
     for h in structural:
-        rank = ranks[h.level.id]
+        rank = ranks.get(h.level.id)
+        depth = depths.get(h.start)
         if h.level.merge_repeats and stack and stack[-1][1].level.id == h.level.id and stack[-1][1].label == h.label:
             continue
         # Units are leaves: a unit never encloses what follows it (序言 does not hold 第一章).
-        while stack and (stack[-1][0] >= rank or stack[-1][1].level.role == "unit"):
+        while stack and _closes(stack[-1], rank, depth):
             stack.pop()
-        stack.append((rank, h))
+        stack.append((rank, h, depth))
         path = [s[1].label for s in stack]
         if only_headings_open(h.start):
             # Headings go with what follows them: 编, 章, 节 lines open the first article's chunk.
@@ -530,8 +707,8 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
     # A trailing heading with nothing after it is not a chunk of its own.
     if len(sections) > 1 and sections[-1].unit is None and sections[-1].headings:
         last = sections[-1]
-        if not text[last.headings[-1].end : last.end].strip():
+        if not _seen_between(text, view, last.headings[-1].end, last.end).strip():
             sections.pop()
             sections[-1].end = last.end
-    return Outline(text, rules, structural, sections, inner)
+    return Outline(text, rules, structural, sections, inner, None if view.identity else view)
 

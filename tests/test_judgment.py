@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import regex
 
 import domainchunk
 
@@ -78,7 +79,10 @@ def test_interpretation_citation_with_paragraph_and_item():
 def test_second_instance_sections_repeat(appeal):
     paths = [c.path[0] for c in appeal.chunks if c.path]
     assert paths.count("诉讼请求") == 2  # 上诉请求, then the claim made at first instance
-    assert "一审法院认为" in next(c.text for c in appeal.chunks if c.path == ["事实"])
+    reasons = [c.text for c in appeal.chunks if c.path == ["本院认为"]]
+    # the lower court's reasoning recounted, then the appeal court's own
+    assert [r[:6] for r in reasons] == ["一审法院认为", "本院认为，物"]
+    assert "一审法院判决：" in reasons[0]  # the first-instance holding quoted is not the holding
     assert paths[-2:] == ["判决主文", "尾部"]
 
 
@@ -103,6 +107,14 @@ NEW_FORMS = {  # our invented documents of forms the shared corpus lacks: expect
     "judgment_示范执行裁定书_案外人异议.txt": {"document_kind": "执行裁定书", "procedure": "执行"},
     "judgment_示范决定书_司法罚款.txt": {"document_kind": "决定书", "procedure": "司法制裁", "cause": "劳动争议"},
     "judgment_示范民事判决书_证据交换.txt": {"court": "示范市示范区人民法院", "cause": "买卖合同纠纷"},
+    "judgment_示范民事判决书_二审改判.txt": {"procedure": "二审", "cause": "装饰装修合同纠纷"},
+    "judgment_示范民事判决书_二审_服从原判.txt": {"procedure": "二审", "cause": "劳动争议"},
+    "judgment_示范民事判决书_再审_原审认为.txt": {"court": "示范省高级人民法院", "procedure": "再审", "cause": "保证合同纠纷"},
+    "judgment_示范刑事附带民事判决书_赔偿.txt": {"document_kind": "刑事附带民事判决书", "cause": "交通肇事罪"},
+    "judgment_示范民事公益诉讼判决书.txt": {"document_kind": "民事判决书", "procedure": "一审"},
+    "judgment_示范行政公益诉讼判决书.txt": {"document_kind": "行政判决书", "procedure": "一审"},
+    "judgment_示范民事裁定书_驳回起诉.txt": {"document_kind": "民事裁定书", "cause": "买卖合同纠纷"},
+    "judgment_示范执行裁定书_执行异议.txt": {"document_kind": "执行裁定书", "procedure": "执行", "cause": "融资租赁合同纠纷"},
 }
 
 
@@ -125,3 +137,63 @@ def test_citations_of_an_incidental_civil_judgment():
     laws = {(c["law"], c["article"]) for c in meta["citations"]}
     assert ("中华人民共和国民法典", 1179) in laws and ("中华人民共和国刑法", 234) in laws
     assert ("最高人民法院关于适用〈中华人民共和国刑事诉讼法〉的解释", 192) in laws
+
+
+def _sections(text: str) -> list[tuple[list[str], str]]:
+    """Each chunk's path and its first characters with all whitespace gone."""
+    result = domainchunk.chunk(text, max_chars=1000)
+    assert result.detection.doc_type == "judgment"
+    return [(c.path, regex.sub(r"\s+", "", c.text)[:12]) for c in result.chunks]
+
+
+def _no_spaces(text: str) -> str:
+    """Text extracted from a PDF often loses every space, full-width indentation included."""
+    return regex.sub(r"[ \t\u3000\u00a0]+", "", text)
+
+
+JUDGMENTS = sorted(CORPORA.glob("judgment_*.txt"))
+
+
+@pytest.mark.parametrize("path", JUDGMENTS, ids=lambda p: p.name)
+def test_sections_survive_losing_every_space(path):
+    text = path.read_text(encoding="utf-8")
+    assert _sections(_no_spaces(text)) == _sections(text)
+
+
+def test_court_kind_and_stated_cause_come_from_the_vocabulary():
+    """A specialised court (海事法院), a letter-spaced title and a 案 由 line: all read from judgment.yaml."""
+    text = (
+        "示范海事法院\n民 事 判 决 书\n（2024）示72民初5号\n"
+        "原告：示范甲航运有限公司。\n被告：示范乙贸易有限公司。\n案　由：海上货物运输合同纠纷\n"
+        "原告示范甲航运有限公司与被告示范乙贸易有限公司运费纠纷一案，本院于2024年1月2日立案后进行了审理。\n"
+        "原告示范甲航运有限公司诉称，被告拖欠运费。\n"
+        "示范海事法院认为，被告应当支付运费。\n"
+    )
+    result = domainchunk.chunk(text)
+    meta = result.document.metadata
+    assert (meta["court"], meta["document_kind"], meta["cause"]) == ("示范海事法院", "民事判决书", "海上货物运输合同纠纷")
+    assert [c.path for c in result.chunks][-1] == ["本院认为"]
+
+
+def _hard_wrapped(text: str, width: int = 36) -> str:
+    """A PDF's text cut at a fixed width: every longer line broken into lines of ``width`` characters."""
+    return "\n".join(
+        piece for line in text.split("\n") for piece in ([line] if len(line) <= width else
+                                                         [line[i:i + width] for i in range(0, len(line), width)])
+    )
+
+
+# Our documents of the templates the shared corpus lacks (二审, 再审, 刑事附带民事, 公益诉讼, 驳回起诉, 执行异议).
+TEMPLATES = [CORPORA / f"judgment_{name}.txt" for name in (
+    "示范民事判决书_二审改判", "示范民事判决书_二审_服从原判", "示范民事判决书_再审_原审认为", "示范刑事附带民事判决书_赔偿",
+    "示范民事公益诉讼判决书", "示范行政公益诉讼判决书", "示范民事裁定书_驳回起诉", "示范执行裁定书_执行异议",
+)]
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name)
+def test_sections_survive_hard_wrapping(path):
+    text = path.read_text(encoding="utf-8")
+    wrapped = _hard_wrapped(text)
+    assert wrapped.count("\n") > text.count("\n") + 10  # the re-laying really cut lines
+    assert _sections(wrapped) == _sections(text)
+    assert _sections(_no_spaces(wrapped)) == _sections(text)

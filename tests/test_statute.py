@@ -147,3 +147,97 @@ def test_arabic_articles_and_letter_spaced_headings_in_hard_wrapped_text():
     assert chunks[1].path == ["第一章 总 则", "第1条"] and chunks[1].metadata["article"] == 1
     assert ["第二章 规划与建设", "第二节 建 设", "第10条"] in [c.path for c in chunks]
     assert not any(c.text.startswith(("第9条规定", "第20条第1款")) for c in chunks)
+
+
+MARKDOWN_CODE = """# 示范法典
+
+# 总则
+
+## 第一章 基本规定
+
+第一条 示范条文一。
+
+## 法律责任
+
+第二条 示范条文二。
+
+# 物权编
+
+## 第一章 一般规定
+
+第三条 示范条文三。
+"""
+
+
+def test_markdown_headings_without_numbers_open_levels_by_depth():
+    result = domainchunk.chunk(MARKDOWN_CODE, doc_type="statute")
+    paths = [c.path for c in result.chunks if c.kind == "article"]
+    assert paths == [
+        ["总则", "第一章 基本规定", "第一条"],
+        ["总则", "法律责任", "第二条"],  # 法律责任 closes 第一章: no stale chapter
+        ["物权编", "第一章 一般规定", "第三条"],
+    ]
+    assert result.document.title == "示范法典"
+    assert {c.metadata["law"] for c in result.chunks if c.kind == "article"} == {"示范法典"}
+
+
+def test_law_title_is_never_a_chapter_heading():
+    result = domainchunk.chunk("第一章 总则\n\n第一条 为了示范管理，制定本法。\n\n第二条 本法适用于示范区域。\n", doc_type="statute")
+    assert result.chunks[0].path == ["第一章 总则", "第一条"]
+    assert result.chunks[0].metadata["law"] is None
+    assert result.document.title is None
+
+
+def test_long_heading_wrapped_onto_a_second_line_stays_with_its_article():
+    text = "示范条例\n\n第一章 示范管理机构和地方示范委员会\n\n在示范工作中的职责\n\n第一条 示范条文。\n\n第二条 示范条文二。\n"
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [c.path for c in chunks[1:]] == [["第一章 示范管理机构和地方示范委员会", "第一条"], ["第一章 示范管理机构和地方示范委员会", "第二条"]]
+    assert chunks[1].text.startswith("第一章") and "在示范工作中的职责" in chunks[1].text
+
+
+def test_table_of_contents_without_a_title_is_preamble():
+    text = (
+        "# 示范条例\n\n## 第一章 总则\n\n## 第二章 管理\n\n## 第三章 附则\n\n"
+        "## 第一章 总则\n\n第一条 示范条文一。\n\n## 第二章 管理\n\n第二条 示范条文二。\n\n## 第三章 附则\n\n第三条 示范条文三。\n"
+    )
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert chunks[0].path == [] and "## 第三章 附则" in chunks[0].text
+    assert [c.path for c in chunks[1:]] == [["第一章 总则", "第一条"], ["第二章 管理", "第二条"], ["第三章 附则", "第三条"]]
+
+
+RESOLUTION = """示范市人民代表大会常务委员会关于加强示范工作的决议
+
+（2025年1月1日示范市第一届人民代表大会常务委员会第一次会议通过）
+
+示范市人民代表大会常务委员会听取了关于示范工作的报告。为加强示范工作，特作如下决议：
+
+一、示范工作要坚持依法进行。
+
+二、示范机关要加强监督。
+
+三、本决议自公布之日起施行。
+"""
+
+REPLY = """示范最高机关关于示范问题的批复
+
+示范高级机关：
+
+你院《关于示范问题的请示》收悉。经研究，批复如下：
+
+一、示范问题适用示范规定。
+
+二、本批复自2025年1月1日起施行。
+"""
+
+
+@pytest.mark.parametrize("text, points", [(RESOLUTION, 3), (REPLY, 2)])
+def test_resolutions_and_replies_are_statutes_with_one_unit_per_point(text, points):
+    result = domainchunk.chunk(text)
+    assert result.detection.doc_type == "statute"
+    assert [c.path for c in result.chunks if c.kind == "item"] == [[f"{n}、"] for n in "一二三"[:points]]
+
+
+def test_annex_lines_after_the_last_article_are_units():
+    text = "示范条例\n\n第一条 示范条文一。\n\n第二条 示范条文二。\n\n附：示范收费标准\n\n示范内容。\n\n附表1：示范目录\n\n示范目录内容。\n"
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [(c.path, c.kind) for c in chunks[-2:]] == [(["附"], "annex"), (["附表1"], "annex")]

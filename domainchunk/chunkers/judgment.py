@@ -3,6 +3,8 @@
 - from the head of the document: the court, the document kind (民事判决书 …),
   the case number (案号), the procedure read from the case number's type code
   (初 → 一审, 终 → 二审, 再/申/监 → 再审), the cause of action where stated;
+  the words for all of these (court names, document kinds, type codes, party roles)
+  are the rule file's ``terms``;
 - every statute article cited (依照《…》第X条第X款), normalised by the shared
   citation parser, for the document and per chunk. Statute text appended in a
   附录 is quoted, not cited, and contracts named in 《》 are not statutes.
@@ -16,63 +18,64 @@ import regex
 from ..citations import find_citations
 from ..models import Document
 from ..outline import Outline, Section
+from ..rulefile import RuleFile
 
 HEAD = 600  # the court, the kind and the case number sit in the first lines
-_COURT = regex.compile(r"^[ \t\u3000#]*(\S{2,30}?人民法院)[ \t\u3000]*$", regex.MULTILINE)
-_KIND = regex.compile(
-    r"^[ \t\u3000#]*((?:民事|刑事|行政|执行|赔偿|国家赔偿)?(?:附带民事)?(?:判决书|裁定书|调解书|决定书))[ \t\u3000]*$",
-    regex.MULTILINE,
-)
 _CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号")
 _CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号$")
-# The type code of a case number names the procedure (最高人民法院《关于人民法院案件案号的若干规定》).
-_PROCEDURES = (("再", "再审"), ("申", "再审"), ("监", "再审"), ("抗", "再审"), ("终", "二审"),
-               ("初", "一审"), ("执", "执行"), ("特", "特别程序"), ("破", "破产"), ("更", "减刑假释"),
-               ("惩", "司法制裁"))
-# A stated 案由 line wins; else the case named in the history (…纠纷一案, 劳动争议一案, 犯…罪,
-# an administrative case: 原告甲不服被告乙行政处罚一案).
-_CAUSE_LINE = regex.compile(r"^[ \t\u3000]*案[ \t\u3000]*由[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{2,30})", regex.MULTILINE)
-_CAUSE = regex.compile(
-    r"([^，。、；\s与和因诉]{2,30}?(?:纠纷|争议))一案|犯([^，。、；\s]{2,20}?罪)|不服([^，。、；\s]{2,60}?)一案"
-)
-_ROLES = ("原告", "被告", "被上诉人", "上诉人", "被申请人", "申请人", "第三人", "原审")
-_NOT_STATUTE = regex.compile(r"(?:合同|协议|协议书|合同书|判决书|裁定书|调解书|决定书|通知书|起诉书|意见书|申请书|报告|证明)$")
 _SPACES = regex.compile(r"[ \t\u3000]+")
 
 
-def _procedure(case_number: str) -> str | None:
+def _words(rules: RuleFile, group: str) -> list[str]:
+    """Every term and alias of a vocabulary group of the rule file, longest first."""
+    vocab = rules.terms.get(group, {})
+    return sorted({w for c, a in vocab.items() for w in (c, *(a or []))}, key=len, reverse=True)
+
+
+def _alt(words: list[str]) -> str:
+    """The words as alternatives, each letter-spaced or not (案 由, 民 事 判 决 书)."""
+    return "|".join("[ \t\u3000]*".join(map(regex.escape, w)) for w in words)
+
+
+def _procedure(rules: RuleFile, case_number: str) -> str | None:
+    """The procedure whose type code (rule file ``procedure_code``, in order) the case number carries."""
     m = _CASE_TYPE.search(case_number)
     code = m.group(1) if m else ""
-    return next((name for key, name in _PROCEDURES if key in code), None)
+    return next((name for name, keys in rules.terms.get("procedure_code", {}).items() if any(k in code for k in keys)), None)
 
 
 def _party_names(doc: Document, outline: Outline) -> list[str]:
     """Names on the party lines (原告：张某，男 → 张某), to cut them off the cause of action."""
-    roles = "|".join(
-        regex.escape(w)
-        for w in sorted({w for c, a in outline.rules.terms.get("party", {}).items() for w in (c, *(a or []))}, key=len, reverse=True)
-    )
+    roles = _alt(_words(outline.rules, "party"))
     # a party line, or a party's sentence where several share one line (原告：甲，男。被告：乙，男。)
     rx = regex.compile(rf"(?:^|(?<=[。；]))[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
     spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
     return [m.group(1) for a, b in spans for m in rx.finditer(doc.text, a, b)]
 
 
-def _cause(text: str, names: list[str]) -> str | None:
-    """原告甲与被告乙买卖合同纠纷一案 → 买卖合同纠纷: what follows the last party named."""
-    if m := _CAUSE_LINE.search(text):
+def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
+    """原告甲与被告乙买卖合同纠纷一案 → 买卖合同纠纷: what follows the last party named.
+
+    A stated 案由 line (the rule file's header field ``cause``) wins. Else the case named in the history: …纠纷一案, 劳动争议一案, 犯…罪, or an administrative
+    case, 原告甲不服被告乙行政处罚一案.
+    """
+    labels = _alt(rules.fields.get("header", {}).get("cause", []))
+    if labels and (m := regex.search(rf"^[ \t\u3000]*(?:{labels})[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{{2,30}})", text, regex.MULTILINE)):
         return m.group(1)
-    m = _CAUSE.search(text)
+    m = regex.search(
+        rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_alt(_words(rules, 'cause_suffix'))}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
+    )
     if m is None:
         return None
     cause = m.group(1) or m.group(2) or m.group(3)
-    cut = max((cause.rfind(n) + len(n) for n in [*names, *_ROLES] if n and n in cause), default=0)
+    cut = max((cause.rfind(n) + len(n) for n in [*names, *_words(rules, "party")] if n and n in cause), default=0)
     return cause[cut:] or None
 
 
-def _statutes(text: str) -> list[dict[str, Any]]:
+def _statutes(rules: RuleFile, text: str) -> list[dict[str, Any]]:
     """Cited articles of named statutes (a bare 第X条 or 《…合同》第X条 is not a statute citation)."""
-    return [c for c in find_citations(text) if c["law"] and not _NOT_STATUTE.search(c["law"])]
+    not_statute = regex.compile(rf"(?:{_alt(_words(rules, 'not_statute'))})$")
+    return [c for c in find_citations(text) if c["law"] and not not_statute.search(c["law"])]
 
 
 def _body_spans(outline: Outline) -> list[tuple[int, int]]:
@@ -80,23 +83,26 @@ def _body_spans(outline: Outline) -> list[tuple[int, int]]:
 
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    rules = outline.rules
     head = doc.text[:HEAD]
     meta: dict[str, Any] = {}
-    if m := _COURT.search(head):
+    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_alt(_words(rules, 'court'))}))[ \t\u3000]*$"
+    if m := regex.search(court, head, regex.MULTILINE):
         meta["court"] = m.group(1)
-    if m := _KIND.search(_SPACES.sub("", head)):  # 民 事 判 决 书 is spaced out in some
-        meta["document_kind"] = _SPACES.sub("", m.group(1))
+    kind = rf"^[ \t\u3000#]*((?:{_alt(_words(rules, 'case_field'))}){{0,2}}(?:{_alt(_words(rules, 'document_kind'))}))[ \t\u3000]*$"
+    if m := regex.search(kind, _SPACES.sub("", head), regex.MULTILINE):  # 民 事 判 决 书 is spaced out in some
+        meta["document_kind"] = m.group(1)
     if m := _CASE_NUMBER.search(head):
         meta["case_number"] = _SPACES.sub("", m.group())
-        if procedure := _procedure(meta["case_number"]):
+        if procedure := _procedure(rules, meta["case_number"]):
             meta["procedure"] = procedure
-    if cause := _cause(doc.text, _party_names(doc, outline)):
+    if cause := _cause(rules, doc.text, _party_names(doc, outline)):
         meta["cause"] = cause
     if meta.get("court") and meta.get("document_kind"):
         meta["title"] = meta["court"] + meta["document_kind"]
     citations: list[dict[str, Any]] = []
     for a, b in _body_spans(outline):
-        citations += [c for c in _statutes(doc.text[a:b]) if c not in citations]
+        citations += [c for c in _statutes(rules, doc.text[a:b]) if c not in citations]
     if citations:
         meta["citations"] = citations
     return meta
@@ -107,7 +113,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     if sec.unit is not None:
         meta["section"] = sec.unit.label
     if sec.rule != "judgment.appendix":
-        cites = _statutes(doc.text[start:end])
+        cites = _statutes(outline.rules, doc.text[start:end])
         if cites:
             meta["citations"] = cites
     return meta

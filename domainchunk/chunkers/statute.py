@@ -1,6 +1,6 @@
 """Statute hooks: what the rule file's patterns cannot say.
 
-- the law's title (from the first heading-like line);
+- the law's title (a line naming a law above the first boundary);
 - per article: its number, 之X suffix, the 款 (paragraphs) a chunk covers, and
   the articles it cites, normalised (本法第十条 → this law's title).
 """
@@ -16,7 +16,7 @@ from ..models import Document
 from ..outline import Outline, Section
 
 _TITLE = regex.compile(
-    r"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{2,60}?(?:法|条例|规定|办法|细则|解释|决定|通知|修正案)(?:（[^）\n]{1,20}）)?)[ \t\u3000]*$",
+    r"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{2,60}?(?:法|法典|条例|规定|办法|细则|解释|决定|决议|批复|答复|通知|修正案)(?:（[^）\n]{1,20}）)?)[ \t\u3000]*$",
     regex.MULTILINE,
 )
 # The standard re module: this runs once or twice per article, where regex's per-call cost shows.
@@ -34,8 +34,9 @@ def _paragraph_starts(text: str, start: int, end: int) -> int:
 
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
-    head_end = outline.sections[1].start if len(outline.sections) > 1 else min(len(doc.text), 2000)
-    m = _TITLE.search(doc.text, 0, max(head_end, 1)) or _TITLE.search(doc.text, 0, min(len(doc.text), 300))
+    """The law's title: a line naming a law above the first boundary, never a heading of the outline."""
+    head_end = outline.headings[0].start if outline.headings else min(len(doc.text), 2000)
+    m = _TITLE.search(doc.text, 0, head_end)
     return {"title": m.group("t")} if m else {}
 
 

@@ -57,7 +57,7 @@ def _check_text(text: str, source: str) -> None:
 
 
 _PARAGRAPH = regex.compile(r"[^\n]+(?:\n[^\n]+)*")
-_MD_HEADING = regex.compile(r"^(#{1,6})\s")
+_MD_HEADING = regex.compile(r"^[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")
 
 
 def text_document(text: str, source: str, *, markdown: bool = False) -> Document:

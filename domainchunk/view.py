@@ -1,0 +1,186 @@
+"""The tolerant view of a document's lines that rules are matched on.
+
+Extraction damages layout in ways no rule should have to spell out: page
+furniture between the lines (``— 12 —``, ``第3页 共10页`` and the running title
+printed with it) and hard-wrapped lines (a PDF's text cut at a fixed width, so
+``…依照本法`` / ``第十条的规定`` puts a cross-reference at a line start). The view
+is the text with the furniture lines left out and the wrapped lines joined into
+the paragraphs they were, built once per document, with an offset map back to
+the real text: rules match on the view, chunks are still slices of the text.
+
+The map is a sorted list of kept runs, ``(view start, text start)``; a position
+is mapped with one binary search. Nothing is dropped but whole furniture lines
+and the line breaks (and indentation) inside a wrapped paragraph, so a view
+line start is always a line start of the text.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+
+# A page-number line: decorated digits (— 12 —, - 3 -), 第3页 共10页, 3/10, Page 3 of 10.
+_PAGE_NUMBER = re.compile(
+    r"(?m)^[ \t\u3000]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
+    r"|第[ \t\u3000]*\d{1,4}[ \t\u3000]*页(?:[ \t\u3000]*[,，/]?[ \t\u3000]*共[ \t\u3000]*\d{1,4}[ \t\u3000]*页)?"
+    r"|共[ \t\u3000]*\d{1,4}[ \t\u3000]*页[ \t\u3000]*第[ \t\u3000]*\d{1,4}[ \t\u3000]*页"
+    r"|\d{1,4}[ \t\u3000]*/[ \t\u3000]*\d{1,4}"
+    r"|[Pp]age[ \t]*\d{1,4}(?:[ \t]*of[ \t]*\d{1,4})?)[ \t\u3000]*$"
+)
+# A running title repeats beside the page numbers on this many pages; it is a short line.
+RUNNING_TITLE_PAGES = 2
+RUNNING_TITLE_MAX = 40
+# Hard wrapping: the common width lies in this range, this share of the text lines reach it,
+# and hardly any line is longer (a wrapped text has no long lines; a normal one has many).
+WRAP_WIDTHS = range(20, 81)
+WRAP_FULL_SHARE = 0.25
+WRAP_LONG_SHARE = 0.02
+WRAP_MIN_LINES = 5
+# A line that ends a sentence, a clause or a label is not wrapped, even at full width.
+_FINISHED = tuple("。；;！？!?：:”」』")
+# Table rows keep their columns apart with runs of spaces or tabs: they are never joined.
+_COLUMNS = re.compile(r"\S(?:\t|[ \u3000]{2,})\S")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The view's text and its map: run ``k`` of the view starts at ``vstarts[k]`` and is the
+    text from ``tstarts[k]`` on."""
+
+    text: str
+    vstarts: tuple[int, ...] = (0,)
+    tstarts: tuple[int, ...] = (0,)
+    length: int = 0  # of the real text
+
+    @property
+    def identity(self) -> bool:
+        return len(self.vstarts) == 1
+
+    def to_text(self, pos: int) -> int:
+        """The text offset of view position ``pos`` (a start: the first character at or after it)."""
+        if self.identity:
+            return pos
+        if pos >= len(self.text):
+            return self.length
+        k = bisect_right(self.vstarts, pos) - 1
+        return self.tstarts[k] + pos - self.vstarts[k]
+
+    def end_to_text(self, pos: int) -> int:
+        """The text offset of view end position ``pos`` (exclusive: just after the character before it)."""
+        if self.identity or pos <= 0:
+            return pos
+        return self.to_text(pos - 1) + 1
+
+    def to_view(self, pos: int) -> int:
+        """The view position of text offset ``pos``; a position that was left out maps to the next kept one."""
+        if self.identity:
+            return pos
+        k = bisect_right(self.tstarts, pos) - 1
+        if k < 0:
+            return 0
+        end = self.vstarts[k + 1] if k + 1 < len(self.vstarts) else len(self.text)
+        return min(self.vstarts[k] + pos - self.tstarts[k], end)
+
+
+def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
+    """Indexes of page-number lines and of the running titles printed beside them."""
+    page_starts = {m.start() for m in _PAGE_NUMBER.finditer(text)}
+    if not page_starts:
+        return set()
+    pages = {i for i, (a, _) in enumerate(lines) if a in page_starts}
+    # The nearest non-blank line on each side of a page number may be a running title.
+    beside: dict[str, list[int]] = {}
+    for i in pages:
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(lines) and not text[lines[j][0] : lines[j][1]].strip():
+                j += step
+            if 0 <= j < len(lines) and j not in pages:
+                line = text[lines[j][0] : lines[j][1]].strip()
+                if len(line) <= RUNNING_TITLE_MAX:
+                    beside.setdefault(line, []).append(j)
+    out = set(pages)
+    for found in beside.values():
+        if len(set(found)) >= RUNNING_TITLE_PAGES:
+            out.update(found)
+    return out
+
+
+def _wrap_width(lengths: list[int], text_lines: list[int]) -> int | None:
+    """The width a hard-wrapped text was cut at, or None when its lines were not cut."""
+    if len(text_lines) < WRAP_MIN_LINES:
+        return None
+    counts = Counter(lengths[i] for i in text_lines)
+    width = max((w for w in counts if w in WRAP_WIDTHS), key=lambda w: (counts[w], w), default=None)
+    if width is None:
+        return None
+    tol = max(1, width // 18)
+    full = sum(c for w, c in counts.items() if width - tol <= w <= width + tol)
+    longer = sum(c for w, c in counts.items() if w > width + tol)
+    if full < max(WRAP_MIN_LINES, WRAP_FULL_SHARE * len(text_lines)) or longer > WRAP_LONG_SHARE * len(text_lines):
+        return None
+    return width - tol
+
+
+def build_view(text: str) -> View:
+    """The view of ``text``: furniture lines out, hard-wrapped lines joined."""
+    raw_lines = text.split("\n")
+    lines: list[tuple[int, int]] = []
+    pos = 0
+    for line in raw_lines:
+        lines.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    drop = _furniture(text, lines)
+    lengths = [len(line.rstrip()) for line in raw_lines]
+    text_lines = [i for i, n in enumerate(lengths) if n and i not in drop and not _COLUMNS.search(raw_lines[i])]
+    width = _wrap_width(lengths, text_lines)
+    if not drop and width is None:
+        return View(text, length=len(text))
+    # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
+    # line breaks inside a wrapped paragraph.
+    runs: list[list[int]] = []
+    prev_full = False  # the previous kept line was cut at the wrap width
+    for i, (a, b) in enumerate(lines):
+        if i in drop:
+            continue
+        line = raw_lines[i]
+        stripped = line.strip()
+        joins = prev_full and bool(stripped) and runs and not _COLUMNS.search(line)
+        if joins:
+            start = a + len(line) - len(line.lstrip())
+            runs[-1][1] = runs[-1][1] - 1  # drop the line break before this line
+            runs.append([start, b + 1])
+        else:
+            runs.append([a, b + 1])
+        prev_full = (
+            width is not None
+            and lengths[i] >= width
+            and not stripped.endswith(_FINISHED)
+            and not _COLUMNS.search(line)
+        )
+    runs[-1][1] = min(runs[-1][1], len(text))
+    pieces, vstarts, tstarts = [], [], []
+    vpos = 0
+    for a, b in runs:
+        if b <= a:
+            continue
+        if tstarts and a == tstarts[-1] + (vpos - vstarts[-1]):
+            pieces.append(text[a:b])  # contiguous with the run before: extend it
+        else:
+            vstarts.append(vpos)
+            tstarts.append(a)
+            pieces.append(text[a:b])
+        vpos += b - a
+    return View("".join(pieces), tuple(vstarts) or (0,), tuple(tstarts) or (0,), len(text))
+
+
+_last: list = [None, None]  # the last text viewed and its view: detection and the outline share it
+
+
+def view_of(text: str) -> View:
+    """``build_view(text)``, built once for the text that detection and the outline both read."""
+    if _last[0] is not text:
+        _last[1] = build_view(text)
+        _last[0] = text
+    return _last[1]

@@ -1,0 +1,114 @@
+"""The engine's tolerant view: page furniture out, hard wraps joined, offsets mapped back."""
+from __future__ import annotations
+
+import domainchunk
+from domainchunk.view import build_view
+
+WIDTH = 24
+
+
+def _wrap(paragraphs: list[str], width: int = WIDTH) -> str:
+    """Hard-wrap each paragraph at ``width`` characters, as PDF text extraction does."""
+    lines = []
+    for p in paragraphs:
+        lines.extend(p[i : i + width] for i in range(0, len(p), width))
+    return "\n".join(lines) + "\n"
+
+
+ARTICLES = [
+    "示范管理条例",
+    "第一条为了规范和加强示范区域的管理工作，依照本法第十条的规定，制定本条例。",
+    "第二条本条例适用于本市行政区域内的示范区域管理活动，以及与示范区域有关的其他活动。",
+    "第三条示范区域的管理机构应当履行职责，依照本条例第二条的规定接受社会各界的监督。",
+    "第四条示范区域内的单位和个人应当遵守本条例，服从管理机构依照本条例作出的决定。",
+    "第五条违反本条例规定的，由管理机构责令改正；情节严重的，依照有关法律的规定处理。",
+    "第六条本条例自公布之日起施行，原有的有关规定与本条例不一致的，以本条例为准执行。",
+]
+
+
+def test_plain_text_is_its_own_view():
+    text = "第一条 示范条文。\n\n第二条 示范条文二。\n"
+    view = build_view(text)
+    assert view.identity and view.text == text
+    assert view.to_text(5) == 5 and view.to_view(5) == 5
+
+
+def test_hard_wrapped_lines_are_joined_and_map_back():
+    text = _wrap(ARTICLES)
+    view = build_view(text)
+    assert not view.identity
+    assert "依照本法第十条的规定，制定本条例" in view.text and "依照本条例第二条的规定" in view.text
+    assert view.text.count("\n") == len(ARTICLES)
+    for pos, ch in enumerate(view.text):
+        assert text[view.to_text(pos)] == ch
+    # a position inside a joined line break maps to the next kept character
+    nl = text.index("\n", text.index("第一条"))
+    assert view.text[view.to_view(nl)] == text[nl + 1]
+
+
+def test_cross_reference_at_a_wrapped_line_start_is_not_an_article():
+    text = _wrap(ARTICLES)
+    lines = text.splitlines()
+    assert "第十条的规定，制定本条例。" in lines and any(line.startswith("第二条的规定") for line in lines), "the wrap puts references at line starts"
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [c.path for c in chunks[1:]] == [[f"第{n}条"] for n in "一二三四五六"]
+    assert all(text[c.start : c.end] == c.text for c in chunks)
+
+
+def test_a_line_after_a_finished_sentence_still_opens():
+    text = _wrap(["第一条示范条文一的内容写在这里并在这一行结束。", "第二条示范条文二。"], width=23)
+    view = build_view(text + "第三条示范条文三的内容也在这里写满了一整行。\n" * 4)
+    assert "\n第二条" in view.text
+
+
+def test_page_numbers_and_running_titles_are_set_aside():
+    body = [f"第{n}条 示范条文{n}。" for n in "一二三四五六"]
+    lines = []
+    for i, line in enumerate(body):
+        lines.append(line)
+        if i % 2 == 1:
+            lines += [f"— {i} —", "示范法规汇编"]
+    text = "\n".join(lines) + "\n"
+    view = build_view(text)
+    assert "—" not in view.text and "汇编" not in view.text
+    assert view.text.splitlines() == body
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [c.path for c in chunks] == [[f"第{n}条"] for n in "一二三四五六"]
+
+
+def test_page_number_forms():
+    for furniture in ("- 3 -", "第3页 共10页", "共10页 第3页", "3/10", "Page 3 of 10"):
+        text = f"第一条 示范。\n{furniture}\n第二条 示范。\n"
+        assert build_view(text).text == "第一条 示范。\n第二条 示范。\n", furniture
+
+
+def test_page_number_glued_to_a_line_start():
+    text = "示范条例\n\n第一条 示范条文一。\n\n12第二条 示范条文二。\n\n第三条 示范条文三。\n"
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [c.path for c in chunks[1:]] == [["第一条"], ["第二条"], ["第三条"]]
+    assert chunks[2].text.startswith("12第二条")
+
+
+def test_glued_digits_do_not_hide_a_numbered_item():
+    text = "第五条 本条例所称示范费用包括：\n1.示范费用甲的具体说明；\n2.示范费用乙的具体说明。\n"
+    pieces = domainchunk.chunk(text, doc_type="statute", max_chars=40).chunks
+    assert [c.rule for c in pieces] == ["statute.article", "statute.subitem"]
+
+
+def test_table_rows_are_never_joined():
+    rows = [f"项目{i:02d}    结果  {i}.{i}    参考范围  1.0-9.9   单位" for i in range(12)]
+    text = "\n".join(rows) + "\n"
+    assert build_view(text).identity
+
+
+def test_an_oversize_wrapped_article_splits_at_its_paragraphs_not_at_its_wraps():
+    paragraphs = ARTICLES[:3] + [
+        "第三条示范区域的管理机构应当履行下列职责，并且按照规定的程序和期限向社会公开办理结果。",
+        "管理机构应当建立健全示范区域的投诉处理制度，及时受理并且依法处理单位和个人的投诉。",
+        "管理机构应当每年向本级人民政府报告示范区域的管理情况，并且接受人大代表的监督检查。",
+    ] + ARTICLES[4:]
+    text = _wrap(paragraphs)
+    pieces = [c for c in domainchunk.chunk(text, doc_type="statute", max_chars=75).chunks if c.path == ["第三条"]]
+    assert len(pieces) >= 2
+    starts = {text.index(p[:8]) for p in paragraphs[4:6]}
+    assert all(c.start in starts for c in pieces[1:]), [c.text[:10] for c in pieces]
