@@ -6,20 +6,29 @@ the rule that made its first boundary.
 """
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
 from .models import Chunk, Document
-from .outline import Outline, Section, build_outline, reads_as_heading
+from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
+from .errors import RuleError
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
 
 
 def _hooks(rules: RuleFile) -> ModuleType | None:
-    return importlib.import_module(rules.hooks) if rules.hooks else None
+    """The rule file's hooks: only modules its loading checked (built-in, or an enabled entry point)."""
+    return rules.hook_module()
+
+
+def _variant(text: str, sec: Section) -> str | None:
+    """The name of the variant that made the section's first boundary (its unit, else its first heading)."""
+    head = sec.unit or (sec.headings[0] if sec.headings else None)
+    if head is None:
+        return None
+    return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -79,8 +88,11 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
     chunks: list[Chunk] = []
     for sec in outline.sections:
         pieces = split_section(outline, sec, max_chars, size)
+        variant = _variant(doc.text, sec)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
+            if variant and rule == sec.rule:
+                meta["rule_variant"] = variant
             if sec.unit is not None and sec.unit.num is not None:
                 meta["number"] = sec.unit.num[0]
             if len(pieces) > 1:
@@ -106,5 +118,9 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
 
 
 def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None) -> tuple[Outline, list[Chunk]]:
-    outline = build_outline(doc, rules)
-    return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size)
+    try:
+        outline = build_outline(doc, rules)
+        return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size)
+    except TimeoutError:  # a lead, an inner level, a variant or a hook's pattern: name the document and the rule
+        slow = rules.slow_rule(doc.text) or "a pattern"
+        raise RuleError(doc.source, f"{slow} in {rules.path or rules.id} timed out: it backtracks too much") from None

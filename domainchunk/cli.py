@@ -138,11 +138,13 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from .errors import DomainChunkError
-    from .examples import rules_without_examples, run_examples
+    from .examples import check_patterns, rules_without_cases, run_cases
     from .rulefile import load_rules
 
+    if args.action == "docs":
+        return _rules_docs(args.dir)
     try:
-        registry = load_rules(args.dir)
+        registry = load_rules(args.dir, allow_hooks=args.allow_hook or ())
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -153,21 +155,37 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.action == "list":
         for doc_type, r in sorted(registry.items()):
-            print(f"{doc_type}\tv{r.version}\t{len(r.levels)} levels\t{len(r.examples)} examples\t{r.path}")
+            print(f"{doc_type}\tv{r.version}\t{len(r.levels)} levels\t{len(r.cases)} cases\t{r.path}")
         return EXIT_OK
     if args.action == "check":
-        bare = [(r.id, lv) for r in registry.values() for lv in rules_without_examples(r)]
+        bare = [(r.id, lv) for r in registry.values() for lv in rules_without_cases(r)]
         for rid, lv in bare:
-            _err(f"{rid}: rule {lv} has no examples")
-        print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without examples" if bare else ""))
+            _err(f"{rid}: rule {lv} has no cases")
+        print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without cases" if bare else ""))
         return EXIT_FAILED if bare else EXIT_OK
-    results = run_examples(registry)
+    results = run_cases(registry) + [c for _, r in sorted(registry.items()) for c in check_patterns(r)]
     bad = [r for r in results if r.failures]
     for r in bad:
         for f in r.failures:
             print(f"FAIL {r.id}: {f}")
     print(f"{len(results) - len(bad)} passed, {len(bad)} failed")
     return EXIT_FAILED if bad else EXIT_OK
+
+
+def _rules_docs(outdir: str | None) -> int:
+    from .errors import DomainChunkError
+    from .ruledocs import write_docs
+
+    if not outdir:
+        _err("rules docs: give the folder to write into (docs/rules)")
+        return EXIT_USAGE
+    try:
+        written = write_docs(Path(outdir))
+    except (DomainChunkError, OSError) as exc:
+        _err(str(exc))
+        return EXIT_FAILED
+    print(f"{len(written)} files written to {outdir}")
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,10 +217,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("paths", nargs="+")
     d.add_argument("--rules", default=None)
     d.set_defaults(func=cmd_detect)
-    r = sub.add_parser("rules", help="list, check or test rule files")
-    r.add_argument("action", choices=["list", "check", "test", "schema"],
-                   help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
-    r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
+    r = sub.add_parser("rules", help="list, check, test or document rule files")
+    r.add_argument("action", choices=["list", "check", "test", "schema", "docs"],
+                   help="test runs every case and every variant's and signal's examples; schema prints the rule "
+                   "files' JSON Schema (docs/rulefile.schema.json); docs OUTDIR writes one Markdown page per "
+                   "built-in rule file (docs/rules/)")
+    r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones); "
+                   "for docs, the folder to write into")
+    r.add_argument("--allow-hook", action="append", metavar="NAME",
+                   help="enable the installed hook entry point NAME (group domainchunk.hooks) that a rule file "
+                   "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     r.set_defaults(func=cmd_rules)
     return p
 

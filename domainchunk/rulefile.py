@@ -8,21 +8,26 @@ defaults, and examples that the test suite runs. Patterns run on the
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from functools import cached_property, lru_cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
-from typing import Any, Literal
+from types import ModuleType
+from typing import Any, Iterable, Literal
 
 import regex
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .errors import RuleError
 from .normalize import squash_whitespace
 from .numerals import CHINESE_NUMERAL
 
 PATTERN_TIMEOUT = 2.0  # seconds for one regex call on one document
+# A pattern as written (before {terms.X} is filled in) is at most this long: a longer one is a
+# regex mini-language no reviewer can audit; say it as several named variants instead.
+PATTERN_MAX = 200
 
 # Placeholders a pattern may use, so rule files stay readable.
 PLACEHOLDERS = {
@@ -46,19 +51,89 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class Examples(_Strict):
+    """Lines a pattern must match and near misses it must refuse; the suite and `rules test` run them."""
+
+    match: list[str] = Field(min_length=1, description="Text the pattern must match.")
+    no_match: list[str] = Field(min_length=1, description="Text it must not match: the near misses it is written to refuse.")
+
+
+class NotAfter(_Strict):
+    """A line above that takes the boundary away: a heading written alone on its line owns the
+    line under it (出院后用药建议： over 出院带药：…), so that line is not a boundary of its own."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    pattern: str = Field(max_length=PATTERN_MAX, description="The whole line above (after indentation and # marks).")
+    why: str = Field(min_length=1)
+    blank_lines: bool = Field(False, description="Blank lines may stand between that line and the boundary.")
+    examples: Examples = Field(description="Lines above that take the boundary away (match), and that do not (no_match).")
+    _expanded: str = PrivateAttr("")
+
+    @property
+    def expanded(self) -> str:
+        return self._expanded or self.pattern
+
+
+# Where a NotAfter pattern sits: a whole line, then the boundary's line (blank lines between if allowed).
+_ABOVE = "(?<!^[ \t\u3000#]*(?:{pattern})[ \t\u3000]*\n{blanks}[ \t\u3000]*)"
+_BLANKS = "(?:[ \t\u3000]*\n)*"
+_AFTER_BLANK = "(?<=\n[ \t\u3000]*\n[ \t\u3000]*)"
+# What a variant's examples are tried after when it opens only after a blank line.
+BLANK_LINE_CONTEXT = "前文。\n\n"
+
+
+class Variant(_Strict):
+    """One way a level's boundary is written: a short pattern with its reason and its examples.
+
+    A level matches where any of its variants does (tried in order); the chunk's ``rule`` stays
+    the level id and its metadata names the variant (``rule_variant``). Examples are matched as
+    lines, through the engine's line prefix (indentation, Markdown ``#`` marks).
+    """
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="Kebab-case, unique within the level.")
+    pattern: str = Field(max_length=PATTERN_MAX, description="As written: {CN}, {NUM}, {SP} and {terms.GROUP} allowed.")
+    why: str = Field(min_length=1, description="Why a line written this way is a boundary.")
+    examples: Examples
+    after_blank_line: bool = Field(
+        False, description="Engine feature: the variant opens only a line with a blank line above it "
+        "(a template key set apart from the text before it). Its examples are tried after a blank line."
+    )
+    not_after: list[NotAfter] = Field(
+        default_factory=list,
+        description="Lines above that take the boundary away (engine feature: the variant does not match "
+        "right under such a line). Say it here instead of in a lookbehind.",
+    )
+    _expanded: str = PrivateAttr("")
+
+    @property
+    def expanded(self) -> str:
+        """The pattern with {terms.X} filled in and its engine features (not_after, after_blank_line)
+        written as the lookbehinds they stand for (placeholders such as {CN} stay for ``expand``)."""
+        return self._expanded or self.pattern
+
+
 class Signal(_Strict):
     """A detection signal: each match adds ``weight`` to the type's score, up to ``cap`` matches."""
 
     id: str
-    pattern: str
+    pattern: str = Field(description=f"As written, at most {PATTERN_MAX} characters once the signal has examples.")
     weight: float
     cap: int = 1
     why: str = Field(description="Plain-language reason shown to users when the signal fires.")
     window: int | None = Field(None, description="Search only the first N characters (a title, a header).")
+    examples: Examples | None = Field(
+        None, description="Texts the signal must find (`match`) and must not (`no_match`). Required of new signals; "
+        "signals without are listed in tests/unconverted/ until they get theirs."
+    )
+    _expanded: str = PrivateAttr("")
+
+    @property
+    def expanded(self) -> str:
+        return self._expanded or self.pattern
 
     @cached_property
     def regex(self) -> regex.Pattern:
-        return compile_pattern(self.pattern, regex.MULTILINE)
+        return compile_pattern(self.expanded, regex.MULTILINE)
 
 
 class Detect(_Strict):
@@ -69,16 +144,27 @@ class Detect(_Strict):
 class Level(_Strict):
     """One level of the outline, matched at the start of a line's content.
 
-    The pattern is tried at the first non-blank character of a line, after any
-    Markdown heading marks; ``$`` is the end of the line. Named groups:
-    ``label`` (the label written into the path), ``num`` (a number used for
+    The level's pattern is the alternation of its ``variants``, each tried at the first
+    non-blank character of a line, after any Markdown heading marks; ``$`` is the end of the
+    line. Named groups: ``label`` (the label written into the path), ``num`` (a number used for
     order checks).
     """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     id: str = Field(description="Stable id, e.g. statute.article; chunks name it in `rule`.")
     name: str = Field(description="What the level is called (编, 章, 条, 款, 项 …).")
     kind: str = Field(description="The chunk kind for units of this level (article, clause, section …).")
-    pattern: str
+    variants: list[Variant] = Field(
+        default_factory=list,
+        description="The ways this boundary is written, each a named short pattern with its why and examples.",
+    )
+    legacy_pattern: str | None = Field(
+        None,
+        alias="pattern",
+        description="Deprecated, accepted until every file is converted: one pattern for the whole level, "
+        "without a cap, a why or examples. Write `variants` instead.",
+    )
     rationale: str = Field(description="One line: why this is a boundary.")
     role: Literal["heading", "unit", "inner"] = Field(
         description="heading: opens a path element and goes with the unit after it; "
@@ -106,8 +192,10 @@ class Level(_Strict):
         "(一、 headings over 1. 2. 3. … clauses that never restart), this level does not apply and the "
         "named level does (its lines may then be taken by a heading level).",
     )
-    lead: str | None = Field(
+    lead_pattern: str | None = Field(
         None,
+        alias="lead",
+        max_length=PATTERN_MAX,
         description="Lines right above a boundary (no blank line between) that match this pattern belong "
         "to its section: a report's title and patient lines above the panel they introduce.",
     )
@@ -141,29 +229,48 @@ class Level(_Strict):
         default_factory=list,
         description="Level ids: a line is accepted only as the first line after a boundary line of one of them.",
     )
-
-    @field_validator("pattern", "lead")
-    @classmethod
-    def _compiles(cls, value: str | None) -> str | None:
-        if value is None:
-            return value
-        try:
-            compile_pattern(value)
-        except regex.error as exc:
-            raise ValueError(f"pattern does not compile: {exc}") from None
-        return value
+    _lead: str | None = PrivateAttr(None)
+    _legacy: str | None = PrivateAttr(None)
 
     @model_validator(mode="after")
     def _consistent(self) -> Level:
+        if bool(self.variants) == (self.legacy_pattern is not None):
+            raise ValueError("a level has `variants` (or, until converted, one `pattern`), not both and not neither")
+        names = [v.name for v in self.variants]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"duplicate variant names: {dup}")
         if self.label == "fixed" and not self.fixed_label:
             raise ValueError("label: fixed needs fixed_label")
         if self.scope == "unit" and self.role != "inner":
             raise ValueError("scope: unit is for inner levels")
         return self
 
+    @property
+    def pattern(self) -> str:
+        """The level's effective pattern: its variants in order, each in a group ``_vI`` that
+        tells which one matched; a legacy level's one pattern as it is."""
+        if not self.variants:
+            return self._legacy or self.legacy_pattern or ""
+        return "|".join(f"(?P<_v{i}>{v.expanded})" for i, v in enumerate(self.variants))
+
+    @property
+    def lead(self) -> str | None:
+        return self._lead or self.lead_pattern
+
     @cached_property
     def regex(self) -> regex.Pattern:
-        return compile_pattern(self.pattern)
+        return compile_pattern(self.pattern, regex.MULTILINE)
+
+    def variant_at(self, text: str, pos: int, endpos: int | None = None) -> str | None:
+        """The name of the variant that matches ``text`` at ``pos`` (a boundary's first content
+        character), as the engine's match took it: the first in order that matches."""
+        if not self.variants:
+            return None
+        m = self.regex.match(text, pos, len(text) if endpos is None else endpos, timeout=PATTERN_TIMEOUT)
+        if m is None:
+            return None
+        return next((v.name for i, v in enumerate(self.variants) if m.start(f"_v{i}") >= 0), None)
 
 
 class ExpectedChunk(_Strict):
@@ -174,15 +281,36 @@ class ExpectedChunk(_Strict):
     metadata: dict[str, Any] = Field(default_factory=dict, description="Keys the chunk's metadata must hold.")
 
 
-class Example(_Strict):
-    """A worked example: the text, and the chunks it must give (in order)."""
+class Case(_Strict):
+    """A worked case: a document's text, and the chunks it must give (in order).
+
+    Cases live beside their rule file in ``cases/<file>.yaml`` (sqlfluff's std_rule_cases);
+    the suite and ``domainchunk rules test`` run every one.
+    """
 
     name: str
-    rule: str = Field(description="The level id the example is about.")
+    rule: str = Field(description="The level (or signal) id the case is about.")
     text: str
     chunks: list[ExpectedChunk] = Field(default_factory=list)
     not_starts: list[str] = Field(default_factory=list, description="No chunk may begin with these.")
     max_chars: int | None = None
+    doc_type: str | None = Field(
+        None, description="Detection must give this type (the case is then chunked as detected, not as the file's type)."
+    )
+    readers: list[Literal["text", "docx", "pdf"]] = Field(
+        default_factory=lambda: ["text"],
+        description="Run the case through these readers: the text is also saved as a DOCX (python-docx; "
+        "Markdown headings as Word headings) and printed to a PDF (reportlab), then read back and chunked.",
+    )
+
+
+class CaseFile(_Strict):
+    """``cases/<file>.yaml``: the cases of the rule file of the same name."""
+
+    cases: list[Case]
+
+
+Vocabulary = dict[str, dict[str, list[str]]]
 
 
 class RuleFile(_Strict):
@@ -190,48 +318,79 @@ class RuleFile(_Strict):
     version: str
     doc_type: str
     description: str
-    hooks: str | None = Field(None, description="Python module with hooks where a pattern cannot say it.")
-    terms: dict[str, dict[str, list[str]]] = Field(
+    hooks: str | None = Field(
+        None,
+        description="Hooks where a pattern cannot say it: a built-in hook module (statute, contract, judgment, "
+        "medical_record, lab_report, or its module path), or the name of an installed entry point of group "
+        "`domainchunk.hooks` that the caller enables on purpose (allow_hooks, --allow-hook). Nothing else is imported.",
+    )
+    terms: Vocabulary = Field(
         default_factory=dict,
         description="Vocabularies: group -> canonical term -> aliases. A pattern writes {terms.GROUP} for "
         "any term or alias of the group (longest first), so users extend a vocabulary without touching patterns.",
     )
+    fields: Vocabulary = Field(
+        default_factory=dict,
+        description="Labelled fields: group -> metadata key -> the labels documents write for it "
+        "(header: {department: [科室, 科别, 病区]}). Hooks read the key of a label; a pattern writes "
+        "{fields.GROUP} for any label of the group.",
+    )
     detect: Detect = Field(default_factory=Detect)
     levels: list[Level] = Field(default_factory=list)
     max_chars: int = 1000
-    examples: list[Example] = Field(default_factory=list)
+    examples: list[Case] = Field(
+        default_factory=list,
+        description="Deprecated: cases written inside the rule file; move them to cases/<file>.yaml beside it.",
+    )
     path: str | None = Field(None, exclude=True)
+    _hook_module: str | None = PrivateAttr(None)
+    _cases: tuple[Case, ...] = PrivateAttr(())
 
-    @model_validator(mode="before")
-    @classmethod
-    def _expand_terms(cls, data: Any) -> Any:
-        """Write each {terms.GROUP} placeholder out as the group's alternation before patterns are compiled."""
-        if not isinstance(data, dict) or not isinstance(data.get("terms"), dict):
-            return data
-        alternations = {f"{{terms.{group}}}": _alternation(vocab) for group, vocab in data["terms"].items()}
+    @model_validator(mode="after")
+    def _fill_vocabulary(self) -> RuleFile:
+        """Write each {terms.GROUP} / {fields.GROUP} out as the group's alternation, in every
+        pattern field, and check that every expanded pattern compiles."""
+        alternations = {f"{{terms.{g}}}": _alternation(v) for g, v in self.terms.items()}
+        alternations |= {f"{{fields.{g}}}": _alternation(_labels(v)) for g, v in self.fields.items()}
 
-        def fill(node: Any) -> Any:
-            if not isinstance(node, dict) or not isinstance(node.get("pattern"), str):
-                return node
-            pattern = node["pattern"]
+        def fill(rule_id: str, what: str, pattern: str) -> str:
+            unknown = sorted(set(_VOCAB_REF.findall(pattern)) - set(alternations))
+            if unknown:
+                raise ValueError(f"rule {rule_id}: {what} names unknown vocabularies {unknown} "
+                                 f"(known: {sorted(alternations)})")
             for key, alt in alternations.items():
                 pattern = pattern.replace(key, alt)
-            return {**node, "pattern": pattern}
+            try:
+                compile_pattern(pattern)
+            except regex.error as exc:
+                raise ValueError(f"rule {rule_id}: {what} does not compile: {exc}") from None
+            return pattern
 
-        data = dict(data)
-        if isinstance(data.get("levels"), list):
-            data["levels"] = [fill(lv) for lv in data["levels"]]
-        detect = data.get("detect")
-        if isinstance(detect, dict) and isinstance(detect.get("signals"), list):
-            data["detect"] = {**detect, "signals": [fill(sig) for sig in detect["signals"]]}
-        return data
+        for sig in self.detect.signals:
+            if sig.examples is not None and len(sig.pattern) > PATTERN_MAX:
+                raise ValueError(f"rule {sig.id}: pattern is {len(sig.pattern)} characters, over {PATTERN_MAX}")
+            sig._expanded = fill(sig.id, "pattern", sig.pattern)
+        for lv in self.levels:
+            for v in lv.variants:
+                for na in v.not_after:
+                    na._expanded = fill(lv.id, f"variant {v.name} not_after {na.name}", na.pattern)
+                above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
+                                for na in v.not_after)
+                if v.after_blank_line:
+                    above += _AFTER_BLANK
+                v._expanded = above + fill(lv.id, f"variant {v.name}", v.pattern)
+            if lv.legacy_pattern is not None:
+                lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)
+            if lv.lead_pattern is not None:
+                lv._lead = fill(lv.id, "lead", lv.lead_pattern)
+            try:
+                compile_pattern(lv.pattern)
+            except regex.error as exc:  # variants that compile alone but not together (a group name reused oddly)
+                raise ValueError(f"rule {lv.id}: its variants do not compile as one pattern: {exc}") from None
+        return self
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleFile:
-        unknown = sorted({m for lv in self.levels for m in _TERM_REF.findall(lv.pattern)}
-                         | {m for sig in self.detect.signals for m in _TERM_REF.findall(sig.pattern)})
-        if unknown:
-            raise ValueError(f"patterns name unknown term groups {unknown} (known: {sorted(self.terms)})")
         ids = [lv.id for lv in self.levels]
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
@@ -241,19 +400,65 @@ class RuleFile(_Strict):
                 missing = [i for i in getattr(lv, key) if i not in ids]
                 if missing:
                     raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
-        known = set(ids) | {s.id for s in self.detect.signals}
-        for ex in self.examples:
-            if ex.rule not in known:
-                raise ValueError(f"example {ex.name!r} is about unknown rule {ex.rule!r}")
+        self._check_cases(self.examples)
         return self
+
+    def _check_cases(self, cases: Iterable[Case]) -> None:
+        known = {lv.id for lv in self.levels} | {s.id for s in self.detect.signals}
+        for case in cases:
+            if case.rule not in known:
+                raise ValueError(f"case {case.name!r} is about unknown rule {case.rule!r}")
+
+    @property
+    def cases(self) -> list[Case]:
+        """Every case of the file: those in cases/<file>.yaml (and of the file it extends), then inline ones."""
+        return [*self._cases, *self.examples]
+
+    def vocabulary_pattern(self, ref: str) -> str:
+        """The alternation that ``{terms.X}`` / ``{fields.X}`` (``ref`` without braces) stands for, for hooks."""
+        kind, _, group = ref.partition(".")
+        vocab = {"terms": self.terms, "fields": self.fields}.get(kind, {}).get(group)
+        if vocab is None:
+            raise RuleError(self.path or self.id, f"the hooks need vocabulary {{{ref}}}, which the file does not define")
+        return _alternation(_labels(vocab) if kind == "fields" else vocab)
 
     def term(self, group: str, text: str) -> str | None:
         """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
-        wanted = squash_whitespace(text)
-        for canonical, aliases in self.terms.get(group, {}).items():
-            if wanted in (squash_whitespace(canonical), *map(squash_whitespace, aliases)):
-                return canonical
+        return _canonical_of(self.terms.get(group, {}), text)
+
+    def field_key(self, group: str, label: str) -> str | None:
+        """The metadata key that ``label`` (as a document writes it, spaces ignored) stands for in ``group``."""
+        return _canonical_of(self.fields.get(group, {}), label)
+
+    def unconverted(self) -> list[str]:
+        """Rule ids still written the old way: levels on one `pattern:`, signals without examples."""
+        return [lv.id for lv in self.levels if not lv.variants] + [
+            sig.id for sig in self.detect.signals if sig.examples is None
+        ]
+
+    def slow_rule(self, text: str) -> str | None:
+        """The first rule whose pattern times out on ``text``, for an error that names it."""
+        for lv in self.levels:
+            parts = [(f"variant {v.name}", v.expanded) for v in lv.variants] + [("pattern", lv._legacy or lv.legacy_pattern),
+                                                                                ("lead", lv.lead)]
+            for what, pattern in parts:
+                if pattern is None:
+                    continue
+                try:
+                    for _ in compile_pattern(pattern, regex.MULTILINE).finditer(text, timeout=PATTERN_TIMEOUT):
+                        pass
+                except TimeoutError:
+                    return f"rule {lv.id} ({what})"
         return None
+
+    def hook_module(self) -> ModuleType | None:
+        """The hooks module: a built-in one, or the entry point enabled when the file was loaded."""
+        if self.hooks is None:
+            return None
+        module = self._hook_module or _builtin_hook(self.hooks)
+        if module is None:
+            raise RuleError(self.path or self.id, f"hooks {self.hooks!r} were not enabled when the file was loaded")
+        return importlib.import_module(module)
 
     def ranks(self) -> dict[str, int]:
         return {lv.id: (lv.rank if lv.rank is not None else i) for i, lv in enumerate(self.levels)}
@@ -263,7 +468,20 @@ class RuleFile(_Strict):
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-_TERM_REF = regex.compile(r"\{terms\.(\w+)\}")
+def _labels(fields: dict[str, list[str]]) -> dict[str, list[str]]:
+    """A field group's labels as a vocabulary: a key with no labels listed is written as itself (性别)."""
+    return {label: [] for key, labels in fields.items() for label in (labels or [key])}
+
+
+def _canonical_of(vocab: dict[str, list[str]], text: str) -> str | None:
+    wanted = squash_whitespace(text)
+    for canonical, aliases in vocab.items():
+        if wanted in (squash_whitespace(canonical), *map(squash_whitespace, aliases or [])):
+            return canonical
+    return None
+
+
+_VOCAB_REF = regex.compile(r"\{(?:terms|fields)\.\w+\}")
 
 
 def _alternation(vocab: dict[str, list[str]]) -> str:
@@ -291,32 +509,160 @@ def _format_error(exc: ValidationError, data: dict) -> str:
             break
         if isinstance(node, dict) and "id" in node:
             rule_id = node["id"]
+        elif isinstance(node, dict) and "name" in node and rule_id:
+            rule_id = f"{rule_id} variant {node['name']}"
     msg = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         msg = f"unknown key {loc[-1]!r}"
-    return f"{'rule ' + rule_id + ': ' if rule_id else ''}{msg} (at {where})"
+    return f"{'rule ' + rule_id + ': ' if rule_id else ''}{msg}" + (f" (at {where})" if where else "")
+
+
+HOOK_GROUP = "domainchunk.hooks"
+# The package's own hook modules. A rule file is data: its `hooks:` names one of these (or an
+# entry point a user installed and enabled), never an arbitrary module (`hooks: this` would
+# run `import this`, and a .py file in the working directory would shadow a name).
+BUILTIN_HOOKS = {
+    "statute": "domainchunk.chunkers.statute",
+    "contract": "domainchunk.chunkers.contract",
+    "judgment": "domainchunk.chunkers.judgment",
+    "medical_record": "domainchunk.chunkers.medical",
+    "lab_report": "domainchunk.chunkers.lab",
+}
+# Which entry-point hooks a caller enables: True for every installed one, or their names.
+AllowHooks = bool | Iterable[str]
+
+
+def _builtin_hook(name: str) -> str | None:
+    return BUILTIN_HOOKS.get(name) or (name if name in BUILTIN_HOOKS.values() else None)
+
+
+def _allowed(allow: AllowHooks) -> bool | frozenset[str]:
+    if isinstance(allow, bool):
+        return allow
+    return frozenset([allow] if isinstance(allow, str) else allow)
+
+
+def _resolve_hooks(rules: RuleFile, where: str, allow: bool | frozenset[str]) -> str | None:
+    """The module the file's hooks name, checked: built-in, or an enabled and importable entry point."""
+    name = rules.hooks
+    if name is None or _builtin_hook(name):
+        return _builtin_hook(name) if name else None
+    found = metadata.entry_points(group=HOOK_GROUP, name=name)
+    if not found:
+        raise RuleError(where, f"hooks {name!r} is not a hook module: a rule file may name a built-in one "
+                               f"({', '.join(sorted(BUILTIN_HOOKS))}) or an installed entry point of group {HOOK_GROUP}")
+    ep = next(iter(found))
+    if not (allow is True or (allow and name in allow)):
+        raise RuleError(where, f"hooks {name!r} is the installed entry point {ep.value!r}, which runs code: "
+                               f"enable it on purpose with allow_hooks=[{name!r}] or --allow-hook {name}")
+    module = ep.value.partition(":")[0].strip()
+    try:
+        importlib.import_module(module)
+    except Exception as exc:  # any failure of the user's module: one line, not a traceback per document
+        raise RuleError(where, f"hooks {name!r}: cannot import {module}: {type(exc).__name__}: {exc}") from None
+    return module
 
 
 # libyaml's loader where PyYAML was built with it: ~10x faster, and every batch worker loads the rules.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_rule_file(path: str | Path) -> RuleFile:
-    path = Path(path)
+def _read_yaml(path: Path, what: str = "rule file") -> dict:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(str(path), f"cannot read rule file: {exc}") from None
+        raise RuleError(str(path), f"cannot read {what}: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         raise RuleError(str(path), f"invalid YAML{where}: {getattr(exc, 'problem', exc)}") from None
     if not isinstance(data, dict):
-        raise RuleError(str(path), "a rule file must be a mapping")
+        raise RuleError(str(path), f"a {what} must be a mapping")
+    return data
+
+
+def cases_path(rule_file: Path) -> Path:
+    """Where a rule file's cases live: ``cases/<name>.yaml`` beside it (the loader never reads that folder as rules)."""
+    return rule_file.parent / "cases" / rule_file.name
+
+
+def _read_cases(rule_file: Path) -> list[Case]:
+    path = cases_path(rule_file)
+    if not path.is_file():
+        return []
+    data = _read_yaml(path, "cases file")
+    try:
+        return CaseFile.model_validate(data).cases
+    except ValidationError as exc:
+        raise RuleError(str(path), _format_error(exc, data)) from None
+
+
+# What a file that `extends:` a built-in one may add; anything else would change the built-in
+# file's meaning behind a reviewer's back, so it takes a copy of the file instead.
+_EXTENSION_KEYS = {"extends", "version", "description", "terms", "fields", "levels", "detect"}
+
+
+def _extend(data: dict, path: Path) -> tuple[dict, list[Case]]:
+    """The built-in file ``data["extends"]`` names, with ``data``'s terms, fields, signals and
+    variants (by level id) added; and the built-in file's cases."""
+    where = str(path)
+    name = data["extends"]
+    base_path = next((p for p in _rule_files(builtin_rules_dir()) if p.stem == name), None)
+    if base_path is None:
+        known = ", ".join(p.stem for p in _rule_files(builtin_rules_dir()))
+        raise RuleError(where, f"extends {name!r}: no built-in rule file of that name (known: {known})")
+    extra = sorted(set(data) - _EXTENSION_KEYS)
+    if extra:
+        raise RuleError(where, f"a file that extends {name} may add terms, fields, detect.signals and level "
+                               f"variants; it cannot set {extra} (copy the file to replace it)")
+    base = _read_yaml(base_path)
+    merged = {**base, "version": f"{base['version']}+{data.get('version', 'ext')}"}
+    for key in ("terms", "fields"):
+        vocab = {group: {term: list(aliases or []) for term, aliases in terms.items()}
+                 for group, terms in (base.get(key) or {}).items()}
+        for group, terms in (data.get(key) or {}).items():
+            for term, aliases in (terms or {}).items():
+                known_aliases = vocab.setdefault(group, {}).setdefault(term, [])
+                known_aliases += [a for a in aliases or [] if a not in known_aliases]
+        merged[key] = vocab
+    signals = (data.get("detect") or {}).get("signals") or []
+    if set(data.get("detect") or {}) - {"signals"}:
+        raise RuleError(where, f"extends {name}: detect may only add signals")
+    merged["detect"] = {**(base.get("detect") or {}), "signals": [*(base.get("detect") or {}).get("signals", []), *signals]}
+    levels = {lv["id"]: dict(lv) for lv in base.get("levels", [])}
+    for added in data.get("levels") or []:
+        if not isinstance(added, dict) or set(added) != {"id", "variants"}:
+            raise RuleError(where, f"extends {name}: a level entry is an `id` of a level of {name} and the `variants` "
+                                   f"to add to it")
+        level = levels.get(added["id"])
+        if level is None:
+            raise RuleError(where, f"extends {name}: no level {added['id']!r} (levels: {', '.join(levels)})")
+        if "variants" not in level:
+            raise RuleError(where, f"extends {name}: level {added['id']} is not converted to variants yet")
+        level["variants"] = [*level["variants"], *added["variants"]]
+    merged["levels"] = list(levels.values())
+    return merged, _read_cases(base_path)
+
+
+def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFile:
+    """Load and validate one rule file, with its cases; its hooks must be built-in or an
+    entry point ``allow_hooks`` enables. A file with ``extends:`` is that built-in file plus its additions."""
+    path = Path(path)
+    data = _read_yaml(path)
+    inherited: list[Case] = []
+    if "extends" in data:
+        data, inherited = _extend(data, path)
     try:
         rules = RuleFile.model_validate({**data, "path": str(path)})
     except ValidationError as exc:
         raise RuleError(str(path), _format_error(exc, data)) from None
+    own = _read_cases(path)
+    try:
+        rules._check_cases(own)
+    except ValueError as exc:
+        raise RuleError(str(cases_path(path)), str(exc)) from None
+    rules._cases = (*inherited, *own)
+    rules._hook_module = _resolve_hooks(rules, str(path), _allowed(allow_hooks))
     return rules
 
 
@@ -333,23 +679,28 @@ def _rule_files(folder: Path) -> list[Path]:
 
 
 @lru_cache(maxsize=16)
-def _load_folder(folder: str, mtimes: tuple) -> tuple[RuleFile, ...]:
-    return tuple(load_rule_file(p) for p in _rule_files(Path(folder)))
+def _load_folder(folder: str, mtimes: tuple, allow: bool | frozenset[str]) -> tuple[RuleFile, ...]:
+    return tuple(load_rule_file(p, allow) for p in _rule_files(Path(folder)))
 
 
-def _folder_rules(folder: Path) -> tuple[RuleFile, ...]:
+def _folder_rules(folder: Path, allow: bool | frozenset[str] = False) -> tuple[RuleFile, ...]:
     if not folder.is_dir():
         raise RuleError(str(folder), "rules folder not found")
     files = _rule_files(folder)
-    mtimes = tuple((p.name, p.stat().st_mtime_ns) for p in files)
-    return _load_folder(str(folder), mtimes)
+    files += [c for c in map(cases_path, files) if c.is_file()]
+    mtimes = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+    return _load_folder(str(folder), mtimes, allow)
 
 
-def load_rules(rules_dir: str | Path | None = None) -> dict[str, RuleFile]:
-    """Built-in rule files by doc_type, with a user folder's files added or overriding by doc_type."""
+def load_rules(rules_dir: str | Path | None = None, allow_hooks: AllowHooks = False) -> dict[str, RuleFile]:
+    """Built-in rule files by doc_type, with a user folder's files added or overriding by doc_type.
+
+    A user file's ``hooks:`` may name an installed entry point (group ``domainchunk.hooks``)
+    only when ``allow_hooks`` enables it (True, or its name): it runs code.
+    """
     registry = {r.doc_type: r for r in _folder_rules(builtin_rules_dir())}
     if rules_dir is not None:
-        for r in _folder_rules(Path(rules_dir)):
+        for r in _folder_rules(Path(rules_dir), _allowed(allow_hooks)):
             registry[r.doc_type] = r
     return registry
 

@@ -10,29 +10,41 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from typing import Any
 
 import regex
 
 from ..models import Document
 from ..outline import Heading, Outline, Section
+from ..rulefile import RuleFile
 from .lab import text_results
 
-HEADER_KEYS = ("性别", "年龄", "科室", "科别", "病区", "床号", "住院号", "门诊号", "病案号")
-_HEADER = regex.compile(
-    r"(?<![\p{Han}])(?P<key>" + "|".join(HEADER_KEYS) + r")(?:名称)?[ \t\u3000]*[:：][ \t\u3000]*(?P<value>[^\s:：，,;；]+)"
-)
-_DEPARTMENT_KEYS = ("科室", "科别", "病区")
-_DATE = regex.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?")
-_RECORD_DATE = regex.compile(
-    r"(?:^|\n)[ \t\u3000]*(?:记录)?(?:时间|日期|入院时间|入院日期|就诊时间|就诊日期)[ \t\u3000]*[:：][ \t\u3000]*(?P<date>\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)"
-)
+_DATE = r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?"
+_DATE_RX = regex.compile(_DATE)
 # A record's time written alone on the line under its title (首次病程记录 / 2023-10-01 15:30).
-_TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)")
-_RECORD_TYPE = regex.compile(
-    r"(?:入院记录|出院小结|出院记录|门诊病历|住院病历|首次病程记录|病程记录|手术记录|死亡记录|会诊记录|转科记录|案例分析)"
-)
-_RECORD_LEVELS = ("medical.record", "medical.note")
+_TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>" + _DATE + ")")
+
+
+# The vocabularies (header labels, date labels, record titles) are the rule file's `fields:` and
+# `terms:`; these compile them once per distinct vocabulary.
+@lru_cache(maxsize=8)
+def _header_regex(labels: str) -> regex.Pattern:
+    return regex.compile(
+        r"(?<![\p{Han}])(?P<key>" + labels + r")(?:名称)?[ \t\u3000]*[:：][ \t\u3000]*(?P<value>[^\s:：，,;；]+)"
+    )
+
+
+@lru_cache(maxsize=8)
+def _record_date_regex(labels: str) -> regex.Pattern:
+    return regex.compile(r"(?:^|\n)[ \t\u3000]*" + labels + r"[ \t\u3000]*[:：][ \t\u3000]*(?P<date>" + _DATE + ")")
+
+
+@lru_cache(maxsize=8)
+def _plain_regex(words: str) -> regex.Pattern:
+    return regex.compile(words)
+
+
 _SECTION_LEVELS = ("medical.section", "medical.styled", "medical.key")
 
 
@@ -50,26 +62,35 @@ def _canonical(outline: Outline, label: str) -> str:
     return label
 
 
-def _header_fields(text: str) -> dict[str, str]:
+def _header_fields(rules: RuleFile, text: str) -> dict[str, str]:
+    """The header fields of a record by metadata key (性别: 男), the first value of each."""
     fields: dict[str, str] = {}
-    for m in _HEADER.finditer(text):
-        fields.setdefault(m.group("key"), m.group("value"))
+    for m in _header_regex(rules.vocabulary_pattern("fields.header")).finditer(text):
+        key = rules.field_key("header", m.group("key")) or m.group("key")
+        fields.setdefault(key, m.group("value"))
     return fields
 
 
+def _record_date_at(rules: RuleFile, text: str, start: int = 0, end: int | None = None) -> regex.Match | None:
+    rx = _record_date_regex(rules.vocabulary_pattern("fields.record_date"))
+    return rx.search(text, start, len(text) if end is None else end)
+
+
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
+    rules = outline.rules
     meta: dict[str, Any] = {}
     first = outline.sections[1].start if len(outline.sections) > 1 else len(doc.text)
     head = doc.text[: max(first, min(len(doc.text), 300))]
-    if m := _RECORD_TYPE.search(head[:300]):
-        meta["record_type"] = m.group()
-    fields = _header_fields(doc.text)
+    if m := _plain_regex(rules.vocabulary_pattern("terms.record_title")).search(head[:300]):
+        meta["record_type"] = rules.term("record_title", m.group()) or m.group()
+    fields = _header_fields(rules, doc.text)
     if fields:
         meta["header"] = fields
-    dept = next((fields[k] for k in _DEPARTMENT_KEYS if k in fields), None)
+    labels = rules.fields.get("department", {}).get("department", [])
+    dept = next((fields[k] for k in labels if k in fields), None)
     if dept:
         meta["department"] = dept
-    if date := _RECORD_DATE.search(head):
+    if date := _record_date_at(rules, head):
         meta["record_date"] = date.group("date")
     return meta
 
@@ -87,11 +108,11 @@ def _open_records(outline: Outline, pos: int) -> list[Heading]:
     return found
 
 
-def _record_date(text: str, records: list[Heading], sec: Section) -> str | None:
+def _record_date(rules: RuleFile, text: str, records: list[Heading], sec: Section) -> str | None:
     for h in reversed(records):
-        if m := _DATE.match(h.label):
+        if m := _DATE_RX.match(h.label):
             return m.group()
-        if m := _TITLE_DATE.match(text, h.end) or _RECORD_DATE.search(text, h.end, max(h.end, min(sec.end, h.end + 200))):
+        if m := _TITLE_DATE.match(text, h.end) or _record_date_at(rules, text, h.end, max(h.end, min(sec.end, h.end + 200))):
             return m.group("date")
     return None
 
@@ -109,7 +130,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     if note := next((h.label for h in records if h.level.id == "medical.note"), None):
         meta["note"] = note
     if records:
-        if date := _record_date(text, records, sec):
+        if date := _record_date(outline.rules, text, records, sec):
             meta["record_date"] = date
     elif doc.metadata.get("record_date"):
         meta["record_date"] = doc.metadata["record_date"]
