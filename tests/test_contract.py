@@ -120,3 +120,39 @@ def test_numbered_clauses_keep_their_cn_sub_headings():
     clauses = [c for c in result.chunks if c.kind == "clause"]
     assert [c.path for c in clauses] == [[f"{n}、"] for n in range(1, 12)]
     assert "二、承运方的权利义务" in clauses[8].text
+
+
+def _contract_docx(tmp_path: Path) -> Path:
+    """A contract saved from Word: title, parties, clauses (one glued to its title, two in one
+    paragraph), a signature laid out as a table without seal words, and a list after it."""
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph("示范设备租赁合同")
+    document.add_paragraph("出租方：示范甲公司")
+    document.add_paragraph("承租方：示范乙公司")
+    document.add_paragraph("一、租赁设备为示范机床一台。二、租期为一年。")
+    document.add_paragraph("三租金条款：")
+    document.add_paragraph("月租金为人民币3000元。")
+    document.add_paragraph("四、本合同一式两份。")
+    table = document.add_table(rows=2, cols=2)
+    for r, cells in enumerate((("出租方：", "承租方："), ("代表：", "代表："))):
+        for c, text in enumerate(cells):
+            table.cell(r, c).text = text
+    document.add_paragraph("设备交接清单")
+    document.add_paragraph("1．示范机床一台。")
+    path = tmp_path / "lease.docx"
+    document.save(path)
+    return path
+
+
+def test_docx_contract_title_signature_table_and_trailing_list(tmp_path):
+    result = domainchunk.chunk(_contract_docx(tmp_path), max_chars=1000)
+    assert result.detection.doc_type == "contract"
+    assert result.document.title == "示范设备租赁合同"
+    assert [(c.path, c.kind) for c in result.chunks] == [
+        ([], "preamble"), (["一、"], "clause"), (["二、"], "clause"), (["三租金条款："], "clause"),
+        (["四、"], "clause"), (["签署"], "signature"), (["设备交接清单"], "annex"),
+    ]
+    assert result.chunks[0].text.startswith("示范设备租赁合同")
+    assert result.chunks[5].text.startswith("出租方：\t承租方：")

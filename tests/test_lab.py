@@ -7,11 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import labforms
 from domainchunk import pipeline
-from domainchunk.chunkers.lab import header_columns, normalise_flag, parse_lis, parse_row, split_cells, text_results
+from domainchunk.chunkers.lab import header_columns, normalise_flag, parse_lis, parse_row, split_cells, text_results, vocab
+from domainchunk.rulefile import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = "项目名称\t结果\t提示\t单位\t参考范围"
+VOCAB = vocab(load_rules()["lab_report"])
 
 
 @pytest.mark.parametrize(
@@ -24,7 +27,7 @@ def test_flags_are_normalised(written, flag):
 
 
 def test_columns_by_header_in_any_order():
-    columns = header_columns("结果\t单位\t项目名称\t参考范围\t提示")
+    columns = header_columns("结果\t单位\t项目名称\t参考范围\t提示", VOCAB)
     item = parse_row(split_cells("5.9\tmmol/L\t葡萄糖\t3.9-6.1\t"), columns)
     assert item == {"name": "葡萄糖", "result": "5.9", "unit": "mmol/L", "ref": "3.9-6.1", "flag": None}
 
@@ -86,9 +89,7 @@ def test_panel_split_keeps_rows_whole_and_repeats_header(rows, max_chars):
 
 
 def test_misaligned_row_is_read_word_by_word():
-    from domainchunk.chunkers.lab import header_columns, parse_row, split_cells
-
-    columns = header_columns("序号  项目名称            结果     单位      参考范围")
+    columns = header_columns("序号  项目名称            结果     单位      参考范围", VOCAB)
     row = "2     天门冬氨酸氨基转移酶 45 ↑    U/L       15-40"
     item = parse_row(split_cells(row), columns)
     assert item == {"name": "天门冬氨酸氨基转移酶", "result": "45", "unit": "U/L", "ref": "15-40", "flag": "high"}
@@ -113,3 +114,47 @@ def test_repeated_item_names_in_a_table_are_not_panels():
 @pytest.mark.parametrize("name", ["lab_无表头_示范.txt", "lab_export_示范_组合.csv", "lab_printed_示范_多报告单.txt", "lab_lis_示范.txt"])
 def test_reports_without_a_header_row_or_title_are_detected(name):
     assert pipeline.chunk(ROOT / "corpora" / name).detection.doc_type == "lab_report"
+
+
+# ---------------------------------------------------------------- format invariance
+
+def _panels(result) -> list[tuple[list[str], list[tuple[str, str]]]]:
+    """Each panel's path and its items (name, result), pieces of a split panel put back together."""
+    panels: list[tuple[list[str], list[tuple[str, str]]]] = []
+    for c in result.chunks:
+        if c.kind != "panel":
+            continue
+        items = [(i["name"], i["result"]) for i in c.metadata.get("items", [])]
+        if panels and panels[-1][0] == c.path:
+            panels[-1][1].extend(items)
+        else:
+            panels.append((c.path, items))
+    return panels
+
+
+def _expected(report: labforms.Report) -> list[tuple[list[str], list[tuple[str, str]]]]:
+    def item(panel: labforms.Panel, row: list[str]) -> tuple[str, str]:
+        by = dict(zip(panel.header, row))
+        name = next(by[w] for w in labforms.COLUMN_WORDS["name"] if w in by)
+        code = next((by[w] for w in labforms.COLUMN_WORDS["code"] if w in by), None)
+        result = next(by[w] for w in labforms.COLUMN_WORDS["result"] if w in by)
+        return (f"{name} {code}" if code else name, result)
+
+    return [([p.name], [item(p, r) for r in p.rows]) for p in report.panels]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_a_report_reads_the_same_in_every_form(seed, tmp_path_factory):
+    """Text, space-aligned text, DOCX (a table per panel, captioned or with a merged name row;
+    one big table) and PDF give the same panels, paths and rows."""
+    report = labforms.make_report(seed)
+    want = _expected(report)
+    folder = tmp_path_factory.mktemp("forms")
+    for form in labforms.FORMS:
+        suffix, data = labforms.render(report, form)
+        path = folder / f"{form}{suffix}"
+        path.write_bytes(data)
+        result = pipeline.chunk(path, max_chars=4000)
+        assert result.detection.doc_type == "lab_report", form
+        assert _panels(result) == want, form

@@ -14,41 +14,46 @@ Three written forms of an item are read:
 """
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 import regex
 
 from ..models import Document
 from ..outline import Outline, Section
+from ..rulefile import RuleFile
 
-# Column header words, by the field they name.
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "seq": ("序号", "No", "NO", "No."),
-    "name": ("项目名称", "检验项目", "检测项目", "项目", "名称", "中文名称", "试验项目"),
-    "code": ("代号", "英文缩写", "缩写", "代码", "英文名称"),
-    "result": ("结果", "检验结果", "检测结果", "测定值", "结果值"),
-    "flag": ("提示", "标志", "异常提示", "标识", "状态"),
-    "unit": ("单位",),
-    "ref": ("参考范围", "参考值", "参考区间", "生物参考区间", "正常参考值", "参考范围值"),
-    # An export with one row per item also names each row's panel and time.
-    "panel": ("组合名称", "检验组合", "组合", "套餐名称", "项目组合"),
-    "time": ("报告时间", "报告日期", "采样时间", "检验时间", "审核时间"),
-}
-_COLUMN_OF = {word: field for field, words in COLUMNS.items() for word in words}
+@dataclass(frozen=True)
+class Vocab:
+    """A rule file's lab vocabulary (``terms.column``, ``terms.header_field``), ready to look up."""
 
-# Header lines of a panel, by the metadata key they fill.
-HEADER_FIELDS: dict[str, str] = {
-    "标本": "specimen", "标本类型": "specimen", "标本种类": "specimen", "样本类型": "specimen",
-    "条码号": "barcode", "条码": "barcode",
-    "申请时间": "requested_at", "开单时间": "requested_at",
-    "采样时间": "collected_at", "采集时间": "collected_at",
-    "接收时间": "received_at", "报告时间": "reported_at", "报告日期": "reported_at",
-    "送检医生": "doctor", "申请医生": "doctor",
-}
-_HEADER_FIELD = regex.compile(
-    r"(?P<key>" + "|".join(sorted(HEADER_FIELDS, key=len, reverse=True)) + r")[ \t\u3000]*[:：][ \t\u3000]*"
-    r"(?P<value>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ \t]+\d{1,2}:\d{2}(?::\d{2})?)?|[^\s:：]+)"
-)
+    column_of: dict[str, str]  # header word -> item field (name, result, unit …)
+    field_of: dict[str, str]  # header line label -> metadata key (标本 -> specimen)
+    header_field: regex.Pattern  # a header line's label and its value
+
+
+def _by_alias(group: dict[str, list[str]]) -> dict[str, str]:
+    return {word: key for key, aliases in group.items() for word in (key, *aliases)}
+
+
+_VOCABS: dict[int, tuple[RuleFile, Vocab]] = {}  # by id of the rule file, which it keeps alive
+
+
+def vocab(rules: RuleFile) -> Vocab:
+    """The lab vocabulary of ``rules`` (built once per rule file)."""
+    cached = _VOCABS.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    field_of = _by_alias(rules.terms.get("header_field", {}))
+    header_field = regex.compile(
+        r"(?P<key>" + "|".join(map(regex.escape, sorted(field_of, key=len, reverse=True))) + r")[ \t\u3000]*[:：][ \t\u3000]*"
+        r"(?P<value>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ \t]+\d{1,2}:\d{2}(?::\d{2})?)?|[^\s:：]+)"
+    )
+    built = Vocab(_by_alias(rules.terms.get("column", {})), field_of, header_field)
+    _VOCABS[id(rules)] = (rules, built)
+    return built
+
 
 _SPLIT_CELLS = regex.compile(r"[ \u3000]{2,}")
 _NUMBER = regex.compile(r"^[<>≤≥＜＞]?=?[ ]?[-+]?\d+(?:\.\d+)?(?:[×xX*]10\^?[-]?\d+)?")
@@ -94,12 +99,40 @@ def split_cells(line: str) -> list[str]:
     return [c for c in _SPLIT_CELLS.split(line.strip()) if c]
 
 
-def header_columns(line: str) -> list[str] | None:
-    """The fields a column-header row names, in order; None when the line is not a header row."""
+_ALIGNED_CELL = regex.compile(r"[^ \u3000]+(?:[ \u3000][^ \u3000]+)*")  # single spaces inside a cell
+
+
+def _print_width(text: str) -> int:
+    """Columns ``text`` takes in a monospaced print: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _cell_starts(line: str) -> list[tuple[int, str]]:
+    return [(_print_width(line[: m.start()]), m.group()) for m in _ALIGNED_CELL.finditer(line)]
+
+
+def aligned_cells(line: str, header: str) -> list[str] | None:
+    """A space-aligned row's cells under a header row's columns, by where each cell is printed,
+    so an empty cell (no flag) keeps its column's place; None when cells do not line up one to one."""
+    columns = _cell_starts(header)
+    cells = [""] * len(columns)
+    for start, text in _cell_starts(line):
+        i = min(range(len(columns)), key=lambda k: abs(columns[k][0] - start))
+        if cells[i]:
+            return None
+        cells[i] = text
+    return cells
+
+
+def header_columns(line: str, v: Vocab) -> list[str] | None:
+    """The fields a column-header row names, in order; None when the line is not a header row.
+    Empty cells after the last name pad the row to a wider table's columns."""
     cells = split_cells(line)
     if len(cells) < 2:
         cells = line.split()
-    fields = [_COLUMN_OF.get(c.replace(" ", "")) for c in cells]
+    while cells and not cells[-1]:
+        cells.pop()
+    fields = [v.column_of.get(c.replace(" ", "")) for c in cells]
     named = [f for f in fields if f]
     if len(named) >= 3 and len(named) == len(fields) and "result" in named:
         return fields  # type: ignore[return-value]
@@ -112,6 +145,8 @@ def _is_result(token: str) -> bool:
 
 def parse_row(cells: list[str], columns: list[str] | None = None) -> dict[str, Any] | None:
     """One item from a row's cells: by the header's columns when they line up, else by the values."""
+    if columns and len(cells) > len(columns) and not any(cells[len(columns):]):
+        cells = cells[: len(columns)]  # a narrower panel's row in a wider table: padding cells
     if columns and len(cells) == len(columns):
         by = dict(zip(columns, cells))
         if not by.get("result"):
@@ -233,26 +268,34 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
-def header_row(text: str, start: int, end: int) -> tuple[int, int, list[str]] | None:
+def header_row(text: str, start: int, end: int, v: Vocab) -> tuple[int, int, list[str]] | None:
     """The first column-header row inside ``[start, end)``: its span and its columns."""
     for a, b in _lines(text, start, end):
-        columns = header_columns(text[a:b])
+        columns = header_columns(text[a:b], v)
         if columns:
             return a, b, columns
     return None
 
 
-def table_items(text: str, start: int, end: int, columns: list[str] | None) -> list[dict[str, Any]]:
-    """Items of the table rows inside ``[start, end)`` (header rows, repeated on a new page, skipped)."""
+def table_items(text: str, start: int, end: int, head: tuple[int, int, list[str]] | None, v: Vocab) -> list[dict[str, Any]]:
+    """Items of the table rows inside ``[start, end)`` under column-header row ``head``
+    (header rows, repeated on a new page, skipped)."""
+    columns = head[2] if head else None
+    header = text[head[0] : head[1]] if head and "\t" not in text[head[0] : head[1]] else None
     items = []
     for a, b in _lines(text, start, end):
         line = text[a:b]
-        if header_columns(line) or _HEADER_FIELD.search(line) and "\t" not in line:
+        if header_columns(line, v) or v.header_field.search(line) and "\t" not in line:
             continue
         if "检验详情" in line or _LIS_ENTRY.search(line):
             items += parse_lis(line)
             continue
-        item = parse_row(split_cells(line) or line.split(), columns)
+        cells = split_cells(line) or line.split()
+        if columns and "\t" in line and len(cells) < len(columns):
+            cells += [""] * (len(columns) - len(cells))  # empty last cells, their tabs stripped with the line's end
+        elif header and columns and len(cells) < len(columns):
+            cells = aligned_cells(line, header) or cells
+        item = parse_row(cells, columns)
         if item is None and columns:
             item = parse_row(line.split())
         if item:
@@ -260,16 +303,16 @@ def table_items(text: str, start: int, end: int, columns: list[str] | None) -> l
     return items
 
 
-_PANEL_LEVELS = ("lab.panel", "lab.group")
+_PANEL_LEVELS = ("lab.panel", "lab.caption", "lab.row_caption", "lab.group")  # levels whose label names the panel
 
 
 HEADER_REACH = 30_000  # how far above a panel its export's column-header row is looked for
 
 
-def header_above(text: str, end: int) -> tuple[int, int, list[str]] | None:
+def header_above(text: str, end: int, v: Vocab) -> tuple[int, int, list[str]] | None:
     """The last column-header row before ``end`` (within HEADER_REACH): the one an export's panels share."""
     for a, b in reversed(_lines(text, max(0, end - HEADER_REACH), end)):
-        columns = header_columns(text[a:b])
+        columns = header_columns(text[a:b], v)
         if columns:
             return a, b, columns
     return None
@@ -280,13 +323,13 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     meta: dict[str, Any] = {}
     if sec.unit is not None and sec.unit.level.id in _PANEL_LEVELS:
         meta["panel"] = sec.unit.label
-    for m in _HEADER_FIELD.finditer(text, sec.start, sec.end):
-        meta.setdefault(HEADER_FIELDS[m.group("key")], m.group("value"))
+    v = vocab(outline.rules)
+    for m in v.header_field.finditer(text, sec.start, sec.end):
+        meta.setdefault(v.field_of[m.group("key")], m.group("value"))
     # An export heads all its panels with one column-header row, above the first of them.
-    head = header_row(text, sec.start, sec.end) or header_above(text, sec.start)
-    columns = head[2] if head else None
+    head = header_row(text, sec.start, sec.end, v) or header_above(text, sec.start, v)
     body_from = max(start, head[1]) if head and head[0] >= start else start
-    meta.update(results_metadata(table_items(text, body_from, end, columns)))
+    meta.update(results_metadata(table_items(text, body_from, end, head, v)))
     if head and not start <= head[0] < end:
         meta["context_prefix"] = text[head[0] : head[1]]  # a piece of a split panel repeats the column header
     return meta
