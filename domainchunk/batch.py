@@ -14,30 +14,39 @@ that Python code (and the Ray integration) can drive it:
   per-task time limit (the worker is killed and replaced) and crash isolation.
 * :func:`run_batch` ties them together with sinks that write atomically (temp
   file + rename) and a manifest that lets ``--resume`` skip unchanged inputs.
+
+How workers start (fork, fork server, spawn) is the caller's choice (``Batch.context``):
+the library never changes a process-wide setting; the CLI picks for itself.
 """
 from __future__ import annotations
 
+import ctypes
 import fnmatch
-import gc
 import hashlib
 import json
 import multiprocessing as mp
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+import warnings
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
-from .errors import DomainChunkError, UsageError
+from .errors import DomainChunkError, DomainChunkWarning, UsageError, WriteError
 
 FORMATS = ("jsonl", "json", "text", "parquet")
 SUFFIX = {"jsonl": ".jsonl", "json": ".json", "text": ".txt", "parquet": ".parquet"}
+# Sidecars live in a folder of their own, so that `cat OUT/*.jsonl` and a Parquet reader of OUT
+# see only chunks (pyarrow skips names starting with "_").
+SIDECAR_DIR = "_domainchunk"
 MANIFEST_NAME = "manifest.jsonl"
 ERRORS_NAME = "errors.jsonl"
 TIMEOUT_GRACE = 0.5  # seconds past --timeout before a worker is killed (process start, IPC)
@@ -55,22 +64,52 @@ class Options:
     mask_phi: bool = False
     fmt: str = "jsonl"
 
-    def key(self, rules_version: str) -> dict[str, Any]:
-        """What the manifest compares: any change means the output must be redone."""
-        from . import __version__
-
-        return {"rules": rules_version, "doc_type": self.doc_type, "max_chars": self.max_chars,
-                "mask_phi": self.mask_phi, "format": self.fmt, "domainchunk": __version__}
+    context_fit: bool = False
 
 
-def check_options(options: Options) -> str:
-    """Raise UsageError for what no document can satisfy; return the rules version in force."""
-    from .rulefile import load_rules, rules_version
+def _sha(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """A hash of the package's Python source: a code change redoes outputs that --resume kept."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+class Fingerprints:
+    """What each output depends on, by the doc_type it was chunked as, for the manifest to compare.
+
+    An output depends on the package's code, the options, and its type's rule file; with
+    detection (``--doc-type auto``) also on every rule file's ``detect`` section, since any of
+    them could claim the document. Editing one type's levels redoes only that type's outputs.
+    """
+
+    def __init__(self, options: Options, registry: dict[str, Any]):
+        self.options, self.registry = options, registry
+        self.detect = _sha(*(f"{t}:{r.detect.model_dump_json()}" for t, r in sorted(registry.items()))) \
+            if options.doc_type == "auto" else ""
+
+    def key(self, doc_type: str | None) -> dict[str, Any]:
+        rules = self.registry.get(doc_type or "")
+        # Every option is part of the output's recipe; the rules folder counts by its files' content.
+        options = {k: v for k, v in asdict(self.options).items() if k != "rules_dir"}
+        return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
+                **options}
+
+
+def check_options(options: Options) -> Fingerprints:
+    """Raise UsageError for what no document can satisfy; return what outputs depend on."""
+    from .pipeline import check_limit
+    from .rulefile import load_rules
 
     if options.fmt not in FORMATS:
         raise UsageError("--format", f"unknown format {options.fmt!r} (known: {', '.join(FORMATS)})")
-    if options.max_chars is not None and options.max_chars < 1:
-        raise UsageError("--max-chars", "max_chars must be at least 1")
+    check_limit("--max-chars", "max_chars", options.max_chars)
     registry = load_rules(options.rules_dir)  # RuleError names the bad rule file
     if options.doc_type != "auto" and options.doc_type not in registry:
         known = ", ".join(["auto", *sorted(registry)])
@@ -80,7 +119,7 @@ def check_options(options: Options) -> str:
             import pyarrow  # noqa: F401
         except ImportError:
             raise UsageError("--format", "parquet needs pyarrow: pip install 'domainchunk[parquet]'") from None
-    return rules_version(registry)
+    return Fingerprints(options, registry)
 
 
 # ---------------------------------------------------------------- inputs
@@ -92,7 +131,12 @@ class Input:
 
     @property
     def key(self) -> str:
-        return str(self.path.resolve())
+        return real(self.path)
+
+
+def real(path: Path) -> str:
+    """The file a path leads to; a broken link or a link loop stays as written (never raises)."""
+    return os.path.realpath(path)
 
 
 def expand_lists(args: Sequence[str]) -> list[str]:
@@ -123,16 +167,21 @@ def _walk(folder: Path, globs: Sequence[str] | None, skip: set[Path]) -> Iterato
     """Files under ``folder`` in sorted order, hidden entries and ``skip`` folders left out."""
     for root, dirs, files in os.walk(folder):
         here = Path(root)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (here / d).resolve() not in skip)
+        # os.walk does not descend into linked folders, so a link cycle cannot loop it.
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and Path(real(here / d)) not in skip)
         for name in sorted(files):
             path = here / name
-            if not name.startswith(".") and path.resolve() not in skip and _matches(path.relative_to(folder).as_posix(), globs):
+            if not name.startswith(".") and Path(real(path)) not in skip and _matches(path.relative_to(folder).as_posix(), globs):
                 yield path
 
 
 def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip: Iterable[Path] = ()) -> list[Input]:
-    """The inputs in argument order (folders sorted), each once; ``skip`` holds our own outputs."""
-    skip_set = {Path(p).resolve() for p in skip}
+    """The inputs in argument order (folders sorted), each once; ``skip`` holds our own outputs.
+
+    A link to a file is followed wherever it points (git-annex and DVC keep data so) and is
+    mirrored under its own name; a broken one or a loop stays an input, whose reading names it.
+    """
+    skip_set = {Path(real(Path(p))) for p in skip}
     found: list[tuple[Path, Path]] = []  # (path, root it is mirrored from)
     for arg in expand_lists(args):
         path = Path(arg)
@@ -140,16 +189,17 @@ def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip
             found += [(p, path) for p in _walk(path, globs, skip_set)]
         else:  # a missing file stays: its conversion reports "file not found"
             found.append((path, path.parent))
-    seen: set[Path] = set()
+    seen: set[str] = set()
     unique = []
     for path, root in found:
-        if path.resolve() not in seen:
-            seen.add(path.resolve())
+        if real(path) not in seen:
+            seen.add(real(path))
             unique.append((path, root))
     if not unique:
         return []
-    base = Path(os.path.commonpath([str(root.resolve()) for _, root in unique]))
-    return [Input(path, path.resolve().relative_to(base)) for path, _ in unique]
+    # Mirrored by where a file is named, not where a link leads (that may be outside every root).
+    base = Path(os.path.commonpath([os.path.abspath(root) for _, root in unique]))
+    return [Input(path, Path(os.path.abspath(path)).relative_to(base)) for path, _ in unique]
 
 
 # ---------------------------------------------------------------- one document
@@ -213,38 +263,44 @@ class Converted:
     doc_type: str | None = None
     error: dict[str, str] | None = None
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # warnings for the user (an empty file)
 
 
 def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
-    """Read, detect, chunk and render one document; every failure becomes ``error``."""
+    """Read, detect, chunk and render one document; every failure becomes ``error``, every warning a note."""
     from .pipeline import chunk_document
     from .readers import read_document
 
     started = time.perf_counter()
     out = Converted(source, sha256=hashlib.sha256(data).hexdigest())
     stage = "read"
-    try:
-        doc = read_document(source, data=data)
-        stage = "chunk"
-        result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, mask_phi=options.mask_phi)
-        stage = "render"
-        out.payload, out.chunks, out.doc_type = render(result, options.fmt), len(result.chunks), result.detection.doc_type
-    except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record
-        out.error = error_record(source, exc, stage)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DomainChunkWarning)
+        try:
+            doc = read_document(source, data=data)
+            stage = "chunk"
+            result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir,
+                                    mask_phi=options.mask_phi, context_fit=options.context_fit)
+            stage = "render"
+            out.payload, out.chunks = render(result, options.fmt), len(result.chunks)
+            out.doc_type = result.document.doc_type
+        except Exception as exc:  # noqa: BLE001 - any failure is this document's, reported as a record
+            out.error = error_record(source, exc, stage)
+    for w in caught:
+        if issubclass(w.category, DomainChunkWarning):
+            out.notes.append(str(w.message))
+        else:  # not ours to turn into a note: passed on as it came
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     out.seconds = time.perf_counter() - started
     return out
 
 
 def convert_file(path: str, options: Options) -> Converted:
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        from .readers import read_document
+    from .readers.limits import read_input_bytes
 
-        try:  # the reader words the cause ("file not found", "is a directory")
-            read_document(path)
-        except Exception as named:  # noqa: BLE001
-            exc = named
+    try:  # names the cause: file not found, a broken link, a link loop, a FIFO …
+        data = read_input_bytes(path)
+    except DomainChunkError as exc:
         return Converted(path, error=error_record(path, exc, "read"))
     return convert_bytes(data, path, options)
 
@@ -259,8 +315,45 @@ class WorkerFailure:
     message: str
 
 
-def _serve(conn: Connection, work: Callable[[Any], Any]) -> None:
-    """Worker loop: a task in, its result out, until told to stop (``None``)."""
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_POLL = 0.5  # seconds between checks that the parent is still there
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but not ours to signal
+        return True
+    return True
+
+
+def _die_with_parent(parent: int) -> None:
+    """Exit when the parent dies, however it dies (kill -9, an OOM kill): no orphan keeps its memory.
+
+    On Linux the kernel sends SIGKILL at the death of our direct parent (PR_SET_PDEATHSIG), which
+    is ``parent`` or a fork server that exits with it; elsewhere, and for a parent that died
+    before that was set, a thread sees ``parent`` gone or us handed to another process.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no libc symbol: the thread below still watches
+            pass
+    direct = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == direct and _alive(parent):
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="domainchunk-parent-watch", daemon=True).start()
+
+
+def _serve(conn: Connection, work: Callable[[Any], Any], parent: int) -> None:
+    """Worker loop: a task in, its result out, until told to stop (``None``) or the parent is gone."""
+    _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops us
     while True:
         try:
@@ -280,47 +373,24 @@ class _Slot:
     deadline: float = float("inf")
 
 
-def _context():
-    methods = mp.get_all_start_methods()
-    # A caller with one thread (the CLI) forks its workers directly: they start at once with
-    # everything it has loaded (rules, readers), where a fork server would boot a fresh
-    # interpreter first. A caller running threads (Ray, a web server) must not fork: its
-    # workers come from a fork server that has imported domainchunk and compiled the rules once.
-    if "fork" in methods and threading.active_count() == 1:
-        from .outline import warm_patterns
-        from .rulefile import load_rules
-
-        warm_patterns(load_rules().values())
-        # What the workers inherit is never garbage: left to the collector, every worker would
-        # walk (and so copy, page by page) the parent's whole heap.
-        gc.freeze()
-        return mp.get_context("fork")
-    if "forkserver" in methods:
-        ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(
-            ["domainchunk.batch", "domainchunk.pipeline", "domainchunk.readers.pdf", "domainchunk.readers.docx",
-             "domainchunk._preload"]
-        )
-        return ctx
-    return mp.get_context("spawn")
-
-
 def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
-                timeout: float | None = None, window: int | None = None) -> Iterator[Any]:
+                timeout: float | None = None, window: int | None = None, context: Any = None) -> Iterator[Any]:
     """``work(task)`` for each task in ``jobs`` worker processes; results in task order.
 
     At most ``window`` results wait for an earlier slow one, so memory is bounded
     whatever the batch size. A task over ``timeout`` seconds has its worker killed
     and replaced; a worker that dies takes only its task with it. Either yields a
-    :class:`WorkerFailure` in that task's place.
+    :class:`WorkerFailure` in that task's place. Workers exit if this process dies.
+    ``context`` is a multiprocessing context (default: the caller's default start method).
     """
-    ctx = _context()
+    ctx = context or mp.get_context()
     window = window or 4 * jobs
     slots: list[_Slot] = []
 
     def start() -> _Slot:
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_serve, args=(child, work), daemon=True)
+        # The worker's parent is this process, or a fork server this process started.
+        proc = ctx.Process(target=_serve, args=(child, work, os.getpid()), daemon=True)
         proc.start()
         child.close()
         return _Slot(proc, parent)
@@ -400,36 +470,73 @@ def _umask() -> int:
     return mask
 
 
+@contextmanager
+def writing(path: Path | str) -> Iterator[None]:
+    """An OSError while writing (disk full, no permission) as a WriteError naming the output."""
+    try:
+        yield
+    except OSError as exc:
+        raise WriteError(str(path), f"cannot write: {exc.strerror or exc}") from None
+
+
+def _tmp_prefix(path: Path, pid: int) -> str:
+    """Temporary files are named after their process, so a later run can tell a dead run's from a live one's."""
+    return f".{path.name}.{pid}-"
+
+
+def remove_stale_tmp(path: Path) -> None:
+    """Remove the temporary files of ``path`` left by runs that were killed (their process is gone)."""
+    prefix = f".{path.name}."
+    for tmp in path.parent.glob(f"{glob_escape(prefix)}*.tmp"):
+        pid = tmp.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
 class AtomicFile:
     """A file written under a temporary name and renamed into place on commit.
 
-    A killed run leaves only a hidden ``.NAME.*.tmp`` file, never a truncated
-    file under the real name.
+    A killed run leaves only a hidden ``.NAME.PID-*.tmp`` file, never a truncated
+    file under the real name; the next run over the same output removes it.
     """
 
     def __init__(self, path: Path, binary: bool = False):
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with writing(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path, os.getpid()), suffix=".tmp", dir=path.parent)
         self.tmp = Path(tmp)
         os.chmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get the usual permissions
-        self.file: IO = os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"}))
+        self.file: IO[Any] = os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")
 
     def commit(self) -> None:
         # No fsync: the rename is what a killed run cannot tear; after a power loss, the size
         # that the manifest records shows a file the disk did not keep, and --resume redoes it.
-        self.file.close()
-        os.replace(self.tmp, self.path)
+        with writing(self.path):
+            try:
+                self.file.close()
+            except OSError:
+                self.abort()
+                raise
+            os.replace(self.tmp, self.path)
 
     def abort(self) -> None:
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError:  # flushing what is thrown away failed (disk full): nothing to keep
+            pass
         self.tmp.unlink(missing_ok=True)
 
 
 def write_atomic(path: Path, text: str) -> None:
     f = AtomicFile(path)
     try:
-        f.file.write(text)
+        with writing(path):
+            f.file.write(text)
     except BaseException:
         f.abort()
         raise
@@ -477,14 +584,27 @@ class Sink:
 
 
 class StreamSink(Sink):
+    """Standard output, or an output that is not a regular file (``/dev/stdout``, a FIFO): written as it comes."""
+
     resumable = False
 
-    def __init__(self, stream: IO[str]):
-        self.stream = stream
+    def __init__(self, stream: IO[str], name: str = "<stdout>", owned: bool = False):
+        self.stream, self.name, self.owned = stream, name, owned
 
     def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
-        self.stream.write(conv.payload)  # type: ignore[arg-type]
-        self.stream.flush()
+        with writing(self.name):
+            self.stream.write(conv.payload)  # type: ignore[arg-type]
+            self.stream.flush()
+        return {}
+
+    def close(self, ok: bool) -> dict[str, int]:
+        if self.owned:
+            try:
+                with writing(self.name):
+                    self.stream.close()
+            except WriteError:
+                if ok:
+                    raise
         return {}
 
 
@@ -493,8 +613,9 @@ class FileSink(Sink):
 
     def __init__(self, path: Path, fmt: str):
         self.path, self.fmt = path, fmt
+        remove_stale_tmp(path)
         self.out = AtomicFile(path, binary=True)
-        self.writer = None  # pyarrow ParquetWriter, opened on first use
+        self.writer: Any = None  # pyarrow ParquetWriter, opened on first use
         self.row_groups = 0
 
     def _append_bytes(self, data: bytes) -> dict[str, Any]:
@@ -514,12 +635,13 @@ class FileSink(Sink):
         return {"row_group": self.row_groups - 1}
 
     def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
-        if self.fmt == "parquet":
-            import pyarrow as pa
+        with writing(self.path):
+            if self.fmt == "parquet":
+                import pyarrow as pa
 
-            place = self._append_rows(pa.Table.from_pylist(conv.payload, schema=arrow_schema()))
-        else:
-            place = self._append_bytes(conv.payload.encode("utf-8"))  # type: ignore[union-attr]
+                place = self._append_rows(pa.Table.from_pylist(conv.payload, schema=arrow_schema()))
+            else:
+                place = self._append_bytes(conv.payload.encode("utf-8"))  # type: ignore[union-attr]
         return {"output": str(self.path.resolve()), **place}
 
     def reuse(self, inp: Input, entry: dict[str, Any]) -> dict[str, Any]:
@@ -530,7 +652,7 @@ class FileSink(Sink):
             place = {"row_group": None} if group is None else self._append_rows(
                 pq.ParquetFile(self.path).read_row_group(group))
         else:
-            with open(self.path, "rb") as f:
+            with open(self.path, "rb") as f, writing(self.path):
                 f.seek(entry["offset"])
                 place = self._append_bytes(f.read(entry["length"]))
         return {**entry, "output": str(self.path.resolve()), **place}
@@ -538,15 +660,23 @@ class FileSink(Sink):
     def close(self, ok: bool) -> dict[str, int]:
         if not ok:
             if self.writer is not None:
-                self.writer.close()
+                try:
+                    self.writer.close()
+                except OSError:  # its footer would not fit either: the file is thrown away
+                    pass
             self.out.abort()
             return {}
-        if self.fmt == "parquet":
-            if self.writer is None:  # no rows at all: still a valid, empty Parquet file
-                import pyarrow.parquet as pq
+        try:
+            with writing(self.path):
+                if self.fmt == "parquet":
+                    if self.writer is None:  # no rows at all: still a valid, empty Parquet file
+                        import pyarrow.parquet as pq
 
-                self.writer = pq.ParquetWriter(self.out.file, arrow_schema())
-            self.writer.close()
+                        self.writer = pq.ParquetWriter(self.out.file, arrow_schema())
+                    self.writer.close()
+        except WriteError:
+            self.out.abort()
+            raise
         self.out.commit()
         return _stat(self.path)
 
@@ -568,7 +698,8 @@ class DirSink(Sink):
 
             out = AtomicFile(path, binary=True)
             try:
-                pq.write_table(pa.Table.from_pylist(conv.payload, schema=arrow_schema()), out.file)
+                with writing(path):
+                    pq.write_table(pa.Table.from_pylist(conv.payload, schema=arrow_schema()), out.file)
             except BaseException:
                 out.abort()
                 raise
@@ -613,6 +744,7 @@ class FileEvent:
     chunks: int = 0
     seconds: float = 0.0
     error: dict[str, str] | None = None
+    notes: list[str] = field(default_factory=list)  # warnings: an empty file, a FIFO skipped
 
 
 @dataclass
@@ -635,6 +767,7 @@ class Batch:
     jobs: int = 1
     timeout: float | None = None
     resume: bool = False
+    context: Any = None  # multiprocessing context for the workers (default: the caller's default start method)
 
 
 def output_layout(output: str | None) -> tuple[Path | None, bool]:
@@ -645,13 +778,27 @@ def output_layout(output: str | None) -> tuple[Path | None, bool]:
     return path, output.endswith(("/", os.sep)) or path.is_dir()
 
 
+def is_stream(output: Path) -> bool:
+    """An existing output that is not a regular file or folder (/dev/stdout, /dev/full, a FIFO): written directly."""
+    try:
+        mode = os.stat(output).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def side_files(output: Path | None, to_dir: bool) -> tuple[Path | None, Path | None]:
-    """The manifest and errors.jsonl of an output: in the output folder, or beside the output file."""
-    if output is None:
+    """The manifest and errors file of an output, in a sidecar folder of their own.
+
+    ``OUT/`` keeps them in ``OUT/_domainchunk/``; ``out.jsonl`` in ``_domainchunk/`` beside it,
+    named after it, so two outputs in one folder never share (or delete) each other's.
+    """
+    if output is None or (not to_dir and is_stream(output)):
         return None, None
     if to_dir:
-        return output / MANIFEST_NAME, output / ERRORS_NAME
-    return output.with_name(output.name + ".manifest.jsonl"), output.with_name(ERRORS_NAME)
+        return output / SIDECAR_DIR / MANIFEST_NAME, output / SIDECAR_DIR / ERRORS_NAME
+    folder = output.parent / SIDECAR_DIR
+    return folder / f"{output.name}.{MANIFEST_NAME}", folder / f"{output.name}.{ERRORS_NAME}"
 
 
 def _failure_record(inp: Input, failure: WorkerFailure) -> Converted:
@@ -664,53 +811,74 @@ def _convert(task: tuple[str, Options]) -> Converted:
     return convert_file(path, options)
 
 
-def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,
-              stream: IO[str] | None = None) -> Summary:
-    """Convert ``batch.inputs``; never raises for a document's failure (see :class:`FileEvent`).
-
-    Raises :class:`UsageError` (or :class:`RuleError`) for what no document can satisfy.
-    """
-    started = time.perf_counter()
-    version = check_options(batch.options)
-    key = batch.options.key(version)
-    if batch.output is None:
+def _sink(batch: Batch, stream: IO[str] | None) -> Sink:
+    if batch.output is None or is_stream(batch.output):
         if batch.resume:
             raise UsageError("--resume", "needs -o (a file or folder to resume into)")
         if batch.options.fmt == "parquet":
             raise UsageError("--format", "parquet needs -o (a file or folder)")
-        sink: Sink = StreamSink(stream or sys.stdout)
-    elif batch.to_dir:
-        sink = DirSink(batch.output, batch.options.fmt)
-    else:
-        sink = FileSink(batch.output, batch.options.fmt)
+        if batch.output is None:
+            return StreamSink(stream or sys.stdout)
+        with writing(batch.output):
+            return StreamSink(open(batch.output, "w", encoding="utf-8"), str(batch.output), owned=True)
+    if batch.to_dir:
+        return DirSink(batch.output, batch.options.fmt)
+    # A linked output is written where the link leads: renaming over the link would replace it
+    # (as root, over /dev/stdout, the system's own).
+    return FileSink(Path(real(batch.output)), batch.options.fmt)
+
+
+def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,
+              stream: IO[str] | None = None) -> Summary:
+    """Convert ``batch.inputs``; never raises for a document's failure (see :class:`FileEvent`).
+
+    Raises :class:`UsageError` (or :class:`RuleError`) for what no document can satisfy, and
+    :class:`WriteError` naming the output when it cannot be written (disk full): what was
+    written so far is thrown away, never left truncated under its real name.
+    """
+    from .readers.limits import non_regular
+
+    started = time.perf_counter()
+    prints = check_options(batch.options)
+    sink = _sink(batch, stream)
     manifest_path, errors_path = side_files(batch.output, batch.to_dir)
     previous = read_manifest(manifest_path) if batch.resume and manifest_path else {}
+    # Reading a FIFO or a device would block or never end: such an input is skipped with a note.
+    special = [non_regular(inp.path) for inp in batch.inputs]
 
     def up_to_date(inp: Input) -> dict[str, Any] | None:
         entry = previous.get(inp.key)
-        if entry and entry.get("key") == key and sink.intact(entry) and entry.get("sha256") == file_sha256(inp.path):
+        if (entry and entry.get("key") == prints.key(entry.get("doc_type")) and sink.intact(entry)
+                and entry.get("sha256") == file_sha256(inp.path)):
             return entry
         return None
 
-    reuse = [up_to_date(inp) for inp in batch.inputs]
-    todo = [i for i, entry in enumerate(reuse) if entry is None]
+    reuse = [None if kind else up_to_date(inp) for inp, kind in zip(batch.inputs, special)]
+    todo = [i for i, entry in enumerate(reuse) if entry is None and not special[i]]
     tasks = [(str(batch.inputs[i].path), batch.options) for i in todo]
     if batch.jobs <= 1 and batch.timeout is None:  # in this process: no worker to start
         results: Iterator[Any] = map(_convert, tasks)
     else:
-        results = run_ordered(_convert, tasks, max(1, batch.jobs), batch.timeout)
+        results = run_ordered(_convert, tasks, max(1, batch.jobs), batch.timeout, context=batch.context)
 
     summary = Summary(total=len(batch.inputs))
     log = None
     if batch.to_dir and manifest_path:  # appended as files complete, so a killed run resumes from there
-        manifest_path.parent.mkdir(parents=True, exist_ok=True)
-        log = open(manifest_path, "a", encoding="utf-8")
+        with writing(manifest_path):
+            manifest_path.parent.mkdir(parents=True, exist_ok=True)
+            log = open(manifest_path, "a", encoding="utf-8")
+    if errors_path is not None:
+        remove_stale_tmp(errors_path)
     errors: AtomicFile | None = None
     entries: list[dict[str, Any]] = []  # this run's manifest (one small dict per input)
     ok = False
     try:
-        for inp, entry in zip(batch.inputs, reuse):
-            if entry is not None:
+        for inp, entry, kind in zip(batch.inputs, reuse, special):
+            new_entry: dict[str, Any] | None
+            if kind:
+                new_entry = None
+                event = FileEvent(inp, "skipped", notes=[f"{inp.path}: not a regular file ({kind}): skipped"])
+            elif entry is not None:
                 new_entry = sink.reuse(inp, entry)
                 event = FileEvent(inp, "skipped", chunks=entry.get("chunks", 0))
             else:
@@ -718,21 +886,24 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                 if isinstance(conv, WorkerFailure):
                     conv = _failure_record(inp, conv)
                 if conv.error is None:
-                    new_entry = {"input": inp.key, "sha256": conv.sha256, "key": key, "chunks": conv.chunks,
-                                 **sink.write(inp, conv)}
-                    event = FileEvent(inp, "done", chunks=conv.chunks, seconds=conv.seconds)
+                    new_entry = {"input": inp.key, "sha256": conv.sha256, "doc_type": conv.doc_type,
+                                 "key": prints.key(conv.doc_type), "chunks": conv.chunks, **sink.write(inp, conv)}
+                    event = FileEvent(inp, "done", chunks=conv.chunks, seconds=conv.seconds, notes=conv.notes)
                 else:
                     sink.drop(inp)
                     new_entry = {"input": inp.key, "output": None}
-                    event = FileEvent(inp, "failed", seconds=conv.seconds, error=conv.error)
+                    event = FileEvent(inp, "failed", seconds=conv.seconds, error=conv.error, notes=conv.notes)
                     if errors is None and errors_path is not None:
                         errors = AtomicFile(errors_path)
                     if errors is not None:
-                        errors.file.write(json.dumps(conv.error, ensure_ascii=False) + "\n")
-            entries.append(new_entry)
-            if log is not None:
-                log.write(json.dumps(new_entry, ensure_ascii=False) + "\n")
-                log.flush()
+                        with writing(errors_path or ""):
+                            errors.file.write(json.dumps(conv.error, ensure_ascii=False) + "\n")
+            if new_entry is not None:
+                entries.append(new_entry)
+                if log is not None:
+                    with writing(manifest_path or ""):
+                        log.write(json.dumps(new_entry, ensure_ascii=False) + "\n")
+                        log.flush()
             setattr(summary, event.status, getattr(summary, event.status) + 1)
             summary.chunks += event.chunks
             on_event(event)
@@ -741,13 +912,18 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
         close = getattr(results, "close", None)
         if close:
             close()  # stops the workers
-        stats = sink.close(ok)
         if log is not None:
-            log.close()
-        if errors is not None:
-            errors.commit() if ok else errors.abort()
+            try:
+                log.close()
+            except OSError:  # the lines that reached the disk stay usable; a cut one is ignored
+                pass
+        try:
+            stats = sink.close(ok)
+        finally:
+            if errors is not None:
+                errors.commit() if ok else errors.abort()
     if ok and errors is None and errors_path is not None:
-        errors_path.unlink(missing_ok=True)  # a stale errors.jsonl would describe an earlier run
+        errors_path.unlink(missing_ok=True)  # a stale errors file would describe an earlier run
     summary.errors_file = errors_path if summary.failed else None
     if manifest_path and sink.resumable:
         # A folder's manifest keeps earlier runs' entries (compacted); a file's describes this file only.
@@ -756,3 +932,10 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
         write_atomic(manifest_path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in kept.values()))
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+__all__ = [
+    "AtomicFile", "Batch", "Converted", "FileEvent", "Fingerprints", "Input", "Options", "Summary", "WorkerFailure",
+    "check_options", "collect_inputs", "convert_bytes", "convert_file", "error_line", "output_layout", "run_batch",
+    "run_ordered", "side_files",
+]

@@ -6,16 +6,24 @@ the rest still run and the exit code says some failed.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import multiprocessing as mp
 import os
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
-from .errors import UsageError
+from .errors import UsageError, WriteError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+# Seconds one document may take by default: far past any real document (the slowest shared one
+# takes a few seconds), so only a pathological input is stopped rather than hanging the batch.
+DEFAULT_TIMEOUT = 600.0
 
 
 def _err(msg: str) -> None:
@@ -71,13 +79,59 @@ class Progress:
         self.stream.flush()
 
 
+def worker_context() -> Any:
+    """How the command starts its workers: a choice for this process alone, so made here, not in the library.
+
+    With one thread the command forks its workers directly: they start at once with everything
+    it has loaded (rules, readers), where a fork server would boot a fresh interpreter first.
+    A process running threads must not fork: its workers come from a fork server that has
+    imported domainchunk and compiled the rules once.
+    """
+    methods = mp.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        from .outline import warm_patterns
+        from .rulefile import load_rules
+
+        warm_patterns(load_rules().values())
+        # What the workers inherit is never garbage: left to the collector, every worker would
+        # walk (and so copy, page by page) the parent's whole heap.
+        gc.freeze()
+        return mp.get_context("fork")
+    if "forkserver" in methods:
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(
+            ["domainchunk.batch", "domainchunk.pipeline", "domainchunk.readers.pdf", "domainchunk.readers.docx",
+             "domainchunk._preload"]
+        )
+        return ctx
+    return mp.get_context("spawn")
+
+
+@contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """``kill -TERM`` unwinds like Ctrl-C, so temporary files are removed and workers stopped."""
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .batch import Batch, Options, collect_inputs, error_line, output_layout, run_batch, side_files
     from .errors import DomainChunkError
 
     output, to_dir = output_layout(args.output)
     try:
-        skip = [output] if to_dir else [p for p in (output, *side_files(output, to_dir)) if p is not None]
+        # our own outputs and sidecars are never inputs
+        sidecars = [p for p in side_files(output, to_dir) if p is not None]
+        skip: list[Path] = [p for p in (output, *sidecars, *(p.parent for p in sidecars)) if p is not None]
         inputs = collect_inputs(args.paths, args.glob, skip)
         if not inputs:
             raise UsageError("chunk", "no input files" + (f" match --glob {' '.join(args.glob)}" if args.glob else ""))
@@ -89,12 +143,17 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     options = Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
-                      mask_phi=args.mask_phi, fmt=args.format)
-    batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=args.jobs or os.cpu_count() or 1,
-                  timeout=args.timeout, resume=args.resume)
+                      mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit)
+    jobs = args.jobs or os.cpu_count() or 1
+    timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
+    in_process = jobs <= 1 and timeout is None
+    batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=jobs, timeout=timeout, resume=args.resume,
+                  context=None if in_process else worker_context())
     progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty())
 
     def on_event(event) -> None:
+        for note in event.notes:
+            progress.say(f"domainchunk: warning: {note}")
         if event.error:
             progress.say("domainchunk: " + error_line(event.error))
         elif args.verbose:
@@ -102,7 +161,11 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         progress.update(event)
 
     try:
-        summary = run_batch(batch, on_event)
+        with terminate_as_exit():
+            summary = run_batch(batch, on_event)
+    except WriteError as exc:  # the disk, not the command line: nothing was left half-written
+        _err(str(exc))
+        return EXIT_FAILED
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_USAGE
@@ -122,9 +185,9 @@ def cmd_detect(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     failed = 0
-    for path in args.paths:
+    for path in _documents(args.paths):
         try:
-            doc = read_document(Path(path))
+            doc = read_document(path)
         except DomainChunkError as exc:
             _err(str(exc))
             failed += 1
@@ -141,8 +204,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from .examples import rules_without_examples, run_examples
     from .rulefile import load_rules
 
+    if args.action == "diff":
+        return cmd_rules_diff(args)
+    if len(args.dir) > 1:
+        _err(f"rules {args.action}: one rules folder at most")
+        return EXIT_USAGE
     try:
-        registry = load_rules(args.dir)
+        registry = load_rules(args.dir[0] if args.dir else None)
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
@@ -162,16 +230,73 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(f"{len(registry)} rule files valid" + (f", {len(bare)} rules without examples" if bare else ""))
         return EXIT_FAILED if bare else EXIT_OK
     results = run_examples(registry)
-    bad = [r for r in results if r.failures]
-    for r in bad:
-        for f in r.failures:
-            print(f"FAIL {r.id}: {f}")
+    bad = [res for res in results if res.failures]
+    for res in bad:
+        for f in res.failures:
+            print(f"FAIL {res.id}: {f}")
     print(f"{len(results) - len(bad)} passed, {len(bad)} failed")
     return EXIT_FAILED if bad else EXIT_OK
 
 
+def _documents(paths: list[str]) -> list[Path]:
+    """The files ``chunk`` would take for these arguments: files, folders (recursive), @lists."""
+    from .batch import collect_inputs
+
+    return [i.path for i in collect_inputs(paths)]
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from .errors import DomainChunkError
+    from .pipeline import chunk
+    from .review import review_html
+
+    results, failed = [], 0
+    for path in _documents(args.paths):
+        try:
+            results.append(chunk(path, doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
+                                 mask_phi=args.mask_phi))
+        except DomainChunkError as exc:
+            _err(str(exc))
+            failed += 1
+    if not results:
+        return EXIT_FAILED
+    Path(args.output).write_text(review_html(results, max_chars=args.max_chars, rules_dir=args.rules), encoding="utf-8")
+    if not args.quiet:
+        print(f"{args.output}: {len(results)} documents, {sum(len(r.chunks) for r in results)} chunks", file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from .errors import DomainChunkError
+    from .pipeline import chunk
+    from .rulefile import load_rules
+    from .rulesdiff import diff_corpus, diff_html, summary_lines
+
+    if len(args.dir) < 3:
+        _err("rules diff: usage: domainchunk rules diff OLD_RULES_DIR NEW_RULES_DIR CORPUS...")
+        return EXIT_USAGE
+    old, new, *corpus = args.dir
+    try:
+        load_rules(old), load_rules(new)
+    except DomainChunkError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    options = dict(max_chars=args.max_chars)
+    diffs = diff_corpus(_documents(corpus), partial(chunk, rules_dir=old, **options), partial(chunk, rules_dir=new, **options))
+    for line in summary_lines(diffs):
+        print(line)
+    if args.html:
+        Path(args.html).write_text(diff_html(diffs, old, new), encoding="utf-8")
+    return EXIT_FAILED if any(d.changed for d in diffs) else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="domainchunk", description="Structure-aware chunking of Chinese legal and medical documents.")
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"domainchunk {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("chunk", help="chunk files or folders into JSONL",
                        description="Chunk documents: files, folders (recursive) or @list files (one path a line).")
@@ -189,20 +314,38 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores); "
                    "the output is the same whatever the number")
     c.add_argument("--timeout", type=float, default=None, help="seconds one document may take before it is stopped "
-                   "and reported as failed")
+                   f"and reported as failed (default: {DEFAULT_TIMEOUT:g})")
+    c.add_argument("--no-timeout", action="store_true", help="no time limit (with --jobs 1: convert in this process)")
+    c.add_argument("--context-fit", action="store_true", help="keep each chunk's context_text (breadcrumb + text) "
+                   "within --max-chars, not only its text")
     c.add_argument("--resume", action="store_true", help="skip inputs whose output is up to date (same content, "
                    "rules and options, per the manifest beside the output)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     c.add_argument("-v", "--verbose", action="store_true", help="log each file on standard error")
     c.set_defaults(func=cmd_chunk)
     d = sub.add_parser("detect", help="print each file's document type, score and reasons")
-    d.add_argument("paths", nargs="+")
+    d.add_argument("paths", nargs="+", help="files, folders (recursive) or @paths.txt, as for chunk")
     d.add_argument("--rules", default=None)
     d.set_defaults(func=cmd_detect)
-    r = sub.add_parser("rules", help="list, check or test rule files")
-    r.add_argument("action", choices=["list", "check", "test", "schema"],
+    v = sub.add_parser("view", help="write a review page: every chunk boundary marked, with its rule and metadata",
+                       description="One self-contained HTML file (no network) for reviewing how documents were chunked.")
+    v.add_argument("paths", nargs="+", help="files or folders")
+    v.add_argument("-o", "--output", default="review.html", help="the HTML file to write (default: review.html)")
+    v.add_argument("--doc-type", default="auto")
+    v.add_argument("--max-chars", type=int, default=None)
+    v.add_argument("--rules", default=None)
+    v.add_argument("--mask-phi", action="store_true", help="show the masked text")
+    v.add_argument("-q", "--quiet", action="store_true")
+    v.set_defaults(func=cmd_view)
+    r = sub.add_parser("rules", help="list, check, test or diff rule files",
+                       description="diff: domainchunk rules diff OLD_RULES_DIR NEW_RULES_DIR CORPUS... [--html F] "
+                       "chunks the corpus with both rule sets and reports every boundary that changed (exit 1 if any).")
+    r.add_argument("action", choices=["list", "check", "test", "schema", "diff"],
                    help="schema prints the rule files' JSON Schema (docs/rulefile.schema.json)")
-    r.add_argument("dir", nargs="?", default=None, help="a folder of rule files (added to the built-in ones)")
+    r.add_argument("dir", nargs="*", default=None, help="a folder of rule files (added to the built-in ones); "
+                   "for diff: OLD_DIR NEW_DIR then documents or folders")
+    r.add_argument("--html", default=None, help="diff: also write the report as HTML")
+    r.add_argument("--max-chars", type=int, default=None, help="diff: size limit of a chunk")
     r.set_defaults(func=cmd_rules)
     return p
 

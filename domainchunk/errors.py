@@ -29,3 +29,16 @@ class UsageError(DomainChunkError):
     """A caller asked for something that does not exist (an unknown doc_type, say)."""
 
     stage = "usage"
+
+
+class WriteError(DomainChunkError):
+    """An output could not be written (disk full, no permission); ``source`` is the output."""
+
+    stage = "write"
+
+
+class DomainChunkWarning(UserWarning):
+    """Something a user should know that is not a failure (an empty file gives no chunks)."""
+
+
+__all__ = ["DomainChunkError", "DomainChunkWarning", "ReadError", "RuleError", "UsageError", "WriteError"]

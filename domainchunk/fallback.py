@@ -47,8 +47,8 @@ _Level = Callable[[int, int], list[int]]  # (a, b) -> sorted cut offsets strictl
 _PROTECT_CAP = 200  # longest bracketed unit we try to keep whole (chars)
 _PAIRS = ("《》", "（）", "()", "【】", "[]", "「」", "“”", "‘’", '""')
 _BRACKETED = regex.compile("|".join(
-    f"{regex.escape(o)}[^{regex.escape(o + c)}]{{0,{_PROTECT_CAP}}}{regex.escape(c)}"
-    for o, c in _PAIRS))
+    f"{regex.escape(pair[0])}[^{regex.escape(pair)}]{{0,{_PROTECT_CAP}}}{regex.escape(pair[1])}"
+    for pair in _PAIRS))
 _NUMBER = regex.compile(r"\d+(?:[.,:：/\-]\d+)*")
 
 # Each pattern matches the text a cut goes *after*; the cut is the match end.
@@ -84,6 +84,7 @@ def pack_segments(bounds: Sequence[int], max_chars: int, size: SizeFn | None = N
         if size is None:
             j = bisect_right(bounds, a + max_chars, i + 1, last + 1) - 1
         else:
+            assert text is not None  # checked above
             j = _furthest_fit(bounds, i, last, lambda k: size(text[a:bounds[k]]) <= max_chars)
         j = max(j, i + 1)  # nothing fits: hand back the lone oversized segment
         spans.append((a, bounds[j]))

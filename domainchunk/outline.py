@@ -296,12 +296,14 @@ def _increasing_run(heads: list[Heading]) -> list[Heading]:
     tail_idx: list[int] = []
     prev = [-1] * len(numbered)
     for i, h in enumerate(numbered):
-        k = bisect_left(tails, h.num)
+        num = h.num
+        assert num is not None  # numbered holds only these
+        k = bisect_left(tails, num)
         if k == len(tails):
-            tails.append(h.num)
+            tails.append(num)
             tail_idx.append(i)
         else:
-            tails[k] = h.num
+            tails[k] = num
             tail_idx[k] = i
         prev[i] = tail_idx[k - 1] if k else -1
     keep = set()
@@ -344,7 +346,10 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
     hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
     found: dict[int, tuple[bool, int]] = {}
     names = [f"_c{i}" for i in range(len(levels))]
-    for m in _combined(levels).finditer(text, timeout=PATTERN_TIMEOUT):
+    combined = _combined(levels)
+    if combined is None:  # no levels: nothing can open
+        return []
+    for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
         found[m.start()] = (True, first)
     toc = sorted(toc + _heading_runs(text, list(found)))

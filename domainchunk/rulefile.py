@@ -354,10 +354,5 @@ def load_rules(rules_dir: str | Path | None = None) -> dict[str, RuleFile]:
     return registry
 
 
-def rules_version(registry: dict[str, RuleFile]) -> str:
-    """One fingerprint of every rule in force, for resumable batches."""
-    return hashlib.sha256("".join(r.fingerprint() for _, r in sorted(registry.items())).encode()).hexdigest()[:16]
-
-
 def json_schema() -> dict:
     return RuleFile.model_json_schema()

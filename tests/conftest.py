@@ -1,15 +1,14 @@
 from __future__ import annotations
 
-import importlib.util
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+from generalisation import ROOT, SHARED
+from scoring import records_by_document, score_directory, summarise
+
 CORPUS = SHARED / "corpus"
 
 
@@ -21,24 +20,13 @@ def shared_corpus() -> Path:
 
 
 def score_files(files: list[Path], tmp_path: Path, max_chars: int = 1000) -> dict:
-    """Chunk ``files`` with the CLI and score them with ../shared/tools/score.py (as users would)."""
+    """Chunk ``files`` with the CLI (as users would) and score them against ../shared/corpus/gold
+    with the suite's scorer: ``{"types": per-type metrics, "docs": per-document rows}``."""
     out = tmp_path / "pred.jsonl"
     proc = subprocess.run(
         [sys.executable, "-m", "domainchunk", "chunk", *map(str, files), "-o", str(out), "--max-chars", str(max_chars)],
         capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stderr
-    scorer = SHARED / "tools" / "score.py"
-    res = subprocess.run(
-        [sys.executable, str(scorer), "--gold", str(CORPUS / "gold"), "--pred", str(out),
-         "--max-chars", str(max_chars), "--only-present", "--per-doc", "--json"],
-        capture_output=True, text=True, check=True,
-    )
-    return json.loads(res.stdout)
-
-
-def load_scorer():
-    spec = importlib.util.spec_from_file_location("score", SHARED / "tools" / "score.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    rows = score_directory(CORPUS / "gold", records_by_document(out), max_chars, only_present=True)
+    return {"types": summarise(rows), "docs": [row.as_dict() for row in rows]}

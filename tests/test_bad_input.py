@@ -7,14 +7,14 @@ import sys
 import pytest
 
 import domainchunk
-from domainchunk import ReadError, UsageError
+from domainchunk import DomainChunkWarning, ReadError, UsageError
+
+from bad_inputs import docx_bomb, encrypted_office_file
 
 
 @pytest.mark.parametrize(
     "name,data,cause",
     [
-        ("empty.txt", b"", "empty file"),
-        ("blank.txt", b"  \n\n\t ", "empty file"),
         ("junk.txt", bytes(range(256)) * 20, "binary"),
         ("latin.txt", b"\x81\x30" * 3 + b"\xff\xfe\xfd" * 50, "undecod"),
         ("old.docx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600, ".doc"),
@@ -27,6 +27,65 @@ def test_unreadable_files(tmp_path, name, data, cause):
         domainchunk.chunk(path)
     assert str(path) in str(err.value)
     assert cause in err.value.cause
+
+
+@pytest.mark.parametrize("data", [b"", b"  \n\n\t "])
+def test_an_empty_file_is_a_warning_and_no_chunks(tmp_path, data):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(data)
+    with pytest.warns(DomainChunkWarning, match="empty.txt: empty file: no chunks"):
+        result = domainchunk.chunk(path)
+    assert result.chunks == [] and result.document.source == str(path)
+
+
+def test_an_empty_file_converts_to_an_empty_output_with_exit_0(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    out = tmp_path / "out"
+    for _ in range(2):  # and a resume skips it, still exit 0
+        proc = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(empty), "-o", f"{out}/", "--resume"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr
+        assert (out / "empty.txt.jsonl").read_text(encoding="utf-8") == ""
+    assert proc.stderr == ""  # skipped as unchanged: nothing new to say
+    first = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(empty)], capture_output=True, text=True)
+    assert first.stderr == f"domainchunk: warning: {empty}: empty file: no chunks\n" and first.stdout == ""
+
+
+def test_a_password_protected_docx_is_reported_as_encrypted(tmp_path):
+    path = tmp_path / "locked.docx"
+    path.write_bytes(encrypted_office_file())
+    with pytest.raises(ReadError) as err:
+        domainchunk.chunk(path)
+    assert err.value.cause == "password-protected (encrypted) Office file: remove the password and save it again"
+    assert ".doc" not in err.value.cause
+
+
+BOMB = """
+import io, resource, sys, time, zipfile
+import domainchunk
+from domainchunk import ReadError
+data = open(sys.argv[1], "rb").read()
+started = time.perf_counter()
+try:
+    domainchunk.chunk(sys.argv[1])
+except ReadError as exc:
+    print(exc.cause)
+print(time.perf_counter() - started)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def test_a_docx_decompression_bomb_fails_fast_in_bounded_memory(tmp_path):
+    bomb = tmp_path / "bomb.docx"
+    docx_bomb(bomb, 200)
+    assert bomb.stat().st_size < 2 * 1024 * 1024
+    script = tmp_path / "bomb.py"
+    script.write_text(BOMB, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), str(bomb)], capture_output=True, text=True, check=True)
+    cause, seconds, max_rss_mb = proc.stdout.splitlines()
+    assert cause.startswith("refused as a decompression bomb: member word/document.xml inflates ")
+    assert float(seconds) < 2.0 and int(max_rss_mb) < 250
 
 
 def test_missing_file(tmp_path):

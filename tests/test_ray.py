@@ -60,8 +60,9 @@ def test_ray_job_matches_the_cli(ray_local, tmp_path: Path, capsys):
     docs.mkdir()
     (docs / "a_law.txt").write_text("示范法\n\n第一章 总则\n\n第一条 为了示范，制定本法。\n\n第二条 本法自2020年1月1日起施行。\n",
                                     encoding="utf-8")
-    (docs / "b_empty.txt").write_bytes(b"")
+    (docs / "b_junk.txt").write_bytes(bytes(range(256)) * 8)
     (docs / "c_memo.txt").write_text("备忘1 周一开会。\n备忘2 周二交稿。\n", encoding="utf-8")
+    (docs / "d_empty.txt").write_bytes(b"")  # no chunks and no error: as the CLI, an empty output
     rules = tmp_path / "rules"
     rules.mkdir()
     (rules / "memo.yaml").write_text(MEMO_RULES, encoding="utf-8")
@@ -77,4 +78,25 @@ def test_ray_job_matches_the_cli(ray_local, tmp_path: Path, capsys):
     expected = [to_row(json.loads(line)) for line in (tmp_path / "cli.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [{**r, "path": list(r["path"]), "pages": list(r["pages"])} for r in rows] == expected
     assert {r["doc_type"] for r in rows} == {"statute", "memo"}  # the shipped rule file was used
-    assert errors == [{"file": files[1], "stage": "read", "kind": "ReadError", "message": "empty file"}]
+    assert [(e["file"], e["stage"], e["kind"]) for e in errors] == [(files[1], "read", "ReadError")]
+
+
+def test_ray_parquet_output_reads_back_as_one_table(ray_local, tmp_path: Path):
+    """Blocks with and without pages write one schema, so pandas.read_parquet(dir) (pyarrow's dataset) reads them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from domainchunk.integrations.ray import chunk_files
+
+    root = Path(__file__).resolve().parents[1]
+    files = [str(root / "corpora" / "office" / "contract_示例软件开发合同.docx"),  # chunks with pages
+             str(root / "corpora" / "contract_示范借款合同.txt"), str(root / "corpora" / "statute_示范社区管理条例.md")]
+    result = chunk_files(files, max_chars=800)
+    result.chunks.repartition(3).write_parquet(str(tmp_path / "chunks"))
+    table = pq.read_table(tmp_path / "chunks")
+    assert table.schema.field("pages").type == pa.list_(pa.int64())
+    assert table.schema.field("metadata").type == pa.string()
+    pages = table.column("pages").to_pylist()
+    assert any(pages) and not all(pages)  # both kinds of rows were there to disagree
+    assert {json.loads(m).__class__ for m in table.column("metadata").to_pylist()} == {dict}
+    assert result.errors.take_all() == []

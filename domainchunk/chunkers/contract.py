@@ -115,6 +115,7 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
 
 def _clause_number_and_title(doc: Document, sec: Section) -> dict[str, str]:
     unit = sec.unit
+    assert unit is not None  # called for clause units only
     line = doc.text[unit.content : unit.end].strip()
     token = _NUMBER_TOKEN.match(line)
     number = token.group().rstrip("、．.") if token and unit.level.label != "token" else unit.label

@@ -6,8 +6,9 @@
     >>> result.chunks.write_parquet("out/chunks"); result.errors.write_json("out/errors")
 
 A chunk row has the fields of a JSONL record (``index text start end path kind
-doc_type pages rule source metadata``), ``metadata`` as JSON text since its
-keys vary by document. An error row has ``file stage kind message``, as in
+doc_type pages rule source metadata``) in one explicit Arrow schema (``pages``
+is ``list<int64>`` even when empty), ``metadata`` as JSON text since its keys
+vary by document, so ``write_parquet(dir)`` reads back as one table. An error row has ``file stage kind message``, as in
 ``errors.jsonl``: a bad file is a row, never a failed job. The user's rule
 files travel inside the job (as text), so workers need no shared folder.
 """
@@ -19,11 +20,11 @@ import tempfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ..batch import Options, arrow_schema, check_options, convert_bytes
 
-__all__ = ["ChunkedDatasets", "chunk_files", "chunk_dataset"]
+__all__ = ["ChunkedDatasets", "chunk_dataset", "chunk_files", "error_schema"]
 
 
 @dataclass
@@ -52,10 +53,19 @@ def unpack_rules(rules: tuple[tuple[str, str], ...]) -> str | None:
     return str(folder)
 
 
+ERROR_FIELDS = ("file", "stage", "kind", "message")
+
+
 def _schema():
     import pyarrow as pa
 
     return arrow_schema().append(pa.field("error", pa.string()))
+
+
+def error_schema():
+    import pyarrow as pa
+
+    return pa.schema([(name, pa.string()) for name in ERROR_FIELDS])
 
 
 def convert_batch(batch, options: Options, rules: tuple[tuple[str, str], ...]):
@@ -67,10 +77,30 @@ def convert_batch(batch, options: Options, rules: tuple[tuple[str, str], ...]):
     for data, path in zip(batch.column("bytes").to_pylist(), batch.column("path").to_pylist()):
         conv = convert_bytes(data, path, options)
         if conv.error is None:
-            rows += [{**row, "error": None} for row in conv.payload]
+            rows += [{**row, "error": None} for row in cast(list[dict[str, Any]], conv.payload)]
         else:
             rows.append({"source": path, "error": json.dumps(conv.error, ensure_ascii=False)})
     return pa.Table.from_pylist(rows, schema=_schema())
+
+
+# Both datasets are split off in Arrow with one explicit schema. A row-wise filter would rebuild
+# each block's schema from its rows, and a block whose chunks have no pages would say
+# `pages: list<null>` where another says `list<int64>`: their Parquet files would not read as one.
+
+def chunk_rows(table):
+    """The chunk rows of a converted table, in the chunk schema (the JSONL fields)."""
+    import pyarrow.compute as pc
+
+    return table.filter(pc.is_null(table["error"])).drop_columns(["error"]).cast(arrow_schema())
+
+
+def error_rows(table):
+    """The error rows of a converted table: ``file stage kind message``, as in the errors file."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    records = [json.loads(e) for e in table.filter(pc.is_valid(table["error"]))["error"].to_pylist()]
+    return pa.Table.from_pylist([{k: r[k] for k in ERROR_FIELDS} for r in records], schema=error_schema())
 
 
 def chunk_dataset(files, *, doc_type: str = "auto", max_chars: int | None = None, rules_dir: str | None = None,
@@ -85,8 +115,8 @@ def chunk_dataset(files, *, doc_type: str = "auto", max_chars: int | None = None
     rows = files.map_batches(convert_batch, batch_format="pyarrow", batch_size=4,
                              fn_kwargs={"options": replace(options, rules_dir=None), "rules": pack_rules(rules_dir)})
     rows = rows.materialize()
-    chunks = rows.filter(lambda row: row["error"] is None).drop_columns(["error"])
-    errors = rows.filter(lambda row: row["error"] is not None).map(lambda row: json.loads(row["error"]))
+    chunks = rows.map_batches(chunk_rows, batch_format="pyarrow")
+    errors = rows.map_batches(error_rows, batch_format="pyarrow")
     return ChunkedDatasets(chunks, errors)
 
 
@@ -94,4 +124,5 @@ def chunk_files(paths: str | Sequence[str], **options: Any) -> ChunkedDatasets:
     """Read files (paths, folders, globs or remote URIs Ray understands) and chunk them; see :func:`chunk_dataset`."""
     import ray.data
 
-    return chunk_dataset(ray.data.read_binary_files(paths, include_paths=True), **options)
+    return chunk_dataset(ray.data.read_binary_files(paths if isinstance(paths, str) else list(paths),
+                                                    include_paths=True), **options)

@@ -7,11 +7,13 @@ when a file of their kind is read, so ``import domainchunk`` stays fast.
 from __future__ import annotations
 
 import importlib
+import warnings
 from pathlib import Path
 from typing import Callable
 
-from ..errors import ReadError
+from ..errors import DomainChunkWarning, ReadError
 from ..models import Document
+from .limits import read_input_bytes
 
 Reader = Callable[[bytes, str], Document]
 
@@ -37,6 +39,11 @@ def reader_for(source: str) -> Reader:
         raise ReadError(source, f"no reader for {suffix} files: {exc}") from None
 
 
+# An Office file saved with a password is not a zip but a compound (CFB) file holding the
+# zip encrypted in a stream of this name (MS-OFFCRYPTO), written in UTF-16LE in its directory.
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+
+
 def sniff_kind(data: bytes) -> str | None:
     """Recognise PDF and ZIP (DOCX) by their magic bytes, whatever the suffix says."""
     if data.startswith(b"%PDF"):
@@ -44,7 +51,7 @@ def sniff_kind(data: bytes) -> str | None:
     if data.startswith(b"PK\x03\x04"):
         return ".docx"
     if data.startswith(b"\xd0\xcf\x11\xe0"):
-        return ".doc"
+        return "encrypted" if _ENCRYPTED_PACKAGE in data else ".doc"
     return None
 
 
@@ -52,17 +59,14 @@ def read_document(source: str | Path, data: bytes | None = None) -> Document:
     """Read a file (or given bytes named ``source``) with the reader for its kind."""
     name = str(source)
     if data is None:
-        try:
-            data = Path(source).read_bytes()
-        except FileNotFoundError:
-            raise ReadError(name, "file not found") from None
-        except IsADirectoryError:
-            raise ReadError(name, "is a directory") from None
-        except OSError as exc:
-            raise ReadError(name, f"cannot read file: {exc.strerror or exc}") from None
+        data = read_input_bytes(source)
     if not data.strip():
-        raise ReadError(name, "empty file")
+        # Nothing to chunk is not a failure: a batch keeps going and resumes past it.
+        warnings.warn(f"{name}: empty file: no chunks", DomainChunkWarning, stacklevel=2)
+        return Document(source=name, text="")
     kind = sniff_kind(data)
+    if kind == "encrypted":
+        raise ReadError(name, "password-protected (encrypted) Office file: remove the password and save it again")
     if kind == ".doc":
         raise ReadError(name, "old binary Word (.doc) file: save it as .docx first")
     suffix = Path(name).suffix.lower()
@@ -72,3 +76,6 @@ def read_document(source: str | Path, data: bytes | None = None) -> Document:
     else:
         reader = reader_for(name)
     return reader(data, name)
+
+
+__all__ = ["READERS", "Reader", "read_document", "reader_for", "sniff_kind"]

@@ -25,6 +25,7 @@ from lxml import etree
 from ..errors import ReadError
 from ..models import Document
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, looks_like_header
+from .limits import check_archive
 
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
@@ -72,7 +73,7 @@ def chinese_number(n: int, digits: str = _CN_DIGITS, units: tuple[str, ...] = _C
         rest = chinese_number(low, digits, units) if low else ""
         zero = digits[0] if 0 < low < 1000 else ""
         return chinese_number(high, digits, units) + "万" + zero + rest
-    out = []
+    out: list[str] = []
     pending_zero = False
     for power in range(3, -1, -1):
         digit = n // 10**power % 10
@@ -240,7 +241,8 @@ class Numbering:
             for i, start in listing.start_overrides.items():
                 counters[i] = start - 1  # the next label at this level shows ``start``
         level = levels[ilvl]
-        counters[ilvl] = level.start if counters[ilvl] is None else counters[ilvl] + 1
+        current = counters[ilvl]
+        counters[ilvl] = level.start if current is None else current + 1
         for deeper in range(ilvl + 1, 9):
             restart = levels[deeper].restart if deeper in levels else None
             if restart != 0 and (restart is None or restart > ilvl):
@@ -251,7 +253,8 @@ class Numbering:
         def number(match: regex.Match) -> str:
             i = int(match.group(1)) - 1
             ref = levels.get(i, Level())
-            value = counters[i] if counters[i] is not None else ref.start
+            counted = counters[i]
+            value = counted if counted is not None else ref.start
             fmt = "decimal" if level.legal and i != ilvl else ref.fmt
             return format_number(value, fmt)
 
@@ -394,7 +397,7 @@ class _Reader:
         num_id = _val(numpr, "w:numId") or _inherited(self.styles, style_id, "num_id")
         if not num_id or num_id == "0":  # numId 0 switches inherited numbering off
             return None
-        ilvl = _val(numpr, "w:ilvl")
+        ilvl: str | int | None = _val(numpr, "w:ilvl")
         if ilvl is None:
             inherited = _inherited(self.styles, style_id, "ilvl")
             bound = self.numbering.level_for_style(num_id, style_id) if style_id else None
@@ -513,6 +516,7 @@ def _check_package(data: bytes, source: str) -> None:
 
 
 def read_docx(data: bytes, source: str) -> Document:
+    check_archive(data, source)
     _check_package(data, source)
     try:
         document = open_docx(io.BytesIO(data))

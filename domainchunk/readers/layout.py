@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import regex
 
-from ..models import Block, Document, Page, TableCell, TableRow
+from ..models import Block, BlockKind, Document, Page, TableCell, TableRow
 from ..normalize import normalize_text
 
 _CJK = regex.compile(r"[\p{Han}\p{Bopomofo}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]")
@@ -107,7 +107,7 @@ class DocumentBuilder:
         self,
         fragments: list[Fragment] | str,
         *,
-        kind: str = "paragraph",
+        kind: BlockKind = "paragraph",
         page: int | None = None,
         level: int | None = None,
         style: str | None = None,

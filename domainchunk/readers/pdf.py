@@ -24,6 +24,7 @@ import io
 import math
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
@@ -31,7 +32,7 @@ import pypdfium2.raw as pdfium_c
 import regex
 
 from ..errors import ReadError
-from ..models import Document
+from ..models import BlockKind, Document
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
@@ -232,7 +233,7 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     """
     counts: Counter[tuple[str, int]] = Counter()
     for page in pages:
-        counts.update({_band_key(line) for line in _band_lines(page)} - {None})
+        counts.update({key for line in _band_lines(page) if (key := _band_key(line)) is not None})
     needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
     for index, page in enumerate(pages):
         furniture = set()
@@ -248,7 +249,7 @@ def _remove_furniture(pages: list[PageContent]) -> None:
 # ---------------------------------------------------------------- reading order
 
 
-def _gutter(items: list[Item], width: float) -> tuple[float, float] | None:
+def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
     """A vertical strip in the middle of the page that (almost) no line crosses: two columns."""
     lines = [i for i in items if isinstance(i, Line)]
     if len(lines) < 6:
@@ -434,7 +435,8 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
         following = items[index + 1] if index + 1 < len(items) else None
         if isinstance(following, Line) and _continues(item, following, edges[id(item)]):
             continue
-        kind = "heading" if head.heading_level else "paragraph"
+        assert head is not None  # set with the first fragment
+        kind: BlockKind = "heading" if head.heading_level else "paragraph"
         builder.line(fragments, kind=kind, level=head.heading_level, style="toc" if head.toc else None)
         fragments = []
 

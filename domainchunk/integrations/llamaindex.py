@@ -1,0 +1,121 @@
+"""LlamaIndex adapters: a node parser and a reader (``pip install 'domainchunk[llamaindex]'``).
+
+    >>> from domainchunk.integrations.llamaindex import DomainChunkNodeParser, DomainChunkReader
+    >>> documents = DomainChunkReader().load_data("劳动合同法.pdf")       # one Document per file
+    >>> nodes = DomainChunkNodeParser(max_chars=1000).get_nodes_from_documents(documents)
+    >>> nodes[3].metadata["path"], nodes[3].start_char_idx, nodes[3].relationships.keys()
+
+Each ``TextNode`` is one chunk with ``start_char_idx``/``end_char_idx`` into the normalised
+document text, the chunk's place and provenance in ``metadata`` (``path``, ``rule``, ``kind``,
+``pages`` …; type-specific metadata as JSON text under ``metadata``, kept out of what is
+embedded), and relationships: SOURCE (the document), PREVIOUS/NEXT (the neighbouring chunks),
+PARENT/CHILD (the enclosing structural record, where the chunker emitted parents).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from llama_index.core.node_parser import NodeParser
+from llama_index.core.readers.base import BaseReader
+from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode
+from pydantic import Field, PrivateAttr
+
+from ..models import ChunkedDocument
+from ..pipeline import chunk, chunk_text
+from ._common import chunk_fields
+
+__all__ = ["DomainChunkNodeParser", "DomainChunkReader"]
+
+# What an embedding or an LLM prompt should not see: offsets, ids and nested metadata.
+_HIDDEN = ["source", "index", "start", "end", "kind", "rule", "pages", "id", "parent_id", "prev_id", "next_id", "metadata"]
+
+
+def _nodes(result: ChunkedDocument, source: Document | None = None) -> list[TextNode]:
+    nodes: list[TextNode] = []
+    for i, c in enumerate(result.chunks):
+        fields = chunk_fields(result, i, json_metadata=True)
+        node = TextNode(
+            id_=fields["id"],
+            text=c.text,
+            start_char_idx=c.start,
+            end_char_idx=c.end,
+            metadata=fields,
+            excluded_embed_metadata_keys=list(_HIDDEN),
+            excluded_llm_metadata_keys=list(_HIDDEN),
+        )
+        rel = node.relationships
+        if source is not None:
+            rel[NodeRelationship.SOURCE] = source.as_related_node_info()
+        if fields["prev_id"]:
+            rel[NodeRelationship.PREVIOUS] = RelatedNodeInfo(node_id=fields["prev_id"])
+        if fields["next_id"]:
+            rel[NodeRelationship.NEXT] = RelatedNodeInfo(node_id=fields["next_id"])
+        if fields["parent_id"]:
+            rel[NodeRelationship.PARENT] = RelatedNodeInfo(node_id=fields["parent_id"])
+        children = getattr(c, "children", None)
+        if children:
+            rel[NodeRelationship.CHILD] = [RelatedNodeInfo(node_id=str(k)) for k in children]
+        nodes.append(node)
+    return nodes
+
+
+class DomainChunkNodeParser(NodeParser):
+    """Parses LlamaIndex ``Document``s into structural chunks (articles, clauses, sections, panels).
+
+    Options are those of :func:`domainchunk.chunk`. A document's ``metadata["file_path"]``
+    (as LlamaIndex readers set it) names the source in every node.
+    """
+
+    doc_type: str = Field(default="auto", description="auto (detect) or a rule file's doc_type")
+    max_chars: int | None = Field(default=None, description="size limit; default: the rule file's")
+    rules_dir: str | None = Field(default=None, description="a folder of rule files to add or override")
+    mask_phi: bool = Field(default=False, description="mask identifying values in medical records")
+    _size: Any = PrivateAttr(default=None)
+
+    def __init__(self, size: Any = None, **data: Any) -> None:
+        # prev/next come from the chunker (neighbouring chunks of one document), not from the base class
+        data.setdefault("include_prev_next_rel", False)
+        super().__init__(**data)
+        self._size = size
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "DomainChunkNodeParser"
+
+    def _parse_nodes(self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any) -> list[BaseNode]:
+        out: list[BaseNode] = []
+        for doc in nodes:
+            name = doc.metadata.get("file_path") or doc.metadata.get("source") or doc.node_id
+            result = chunk_text(
+                doc.get_content(), name=str(name), doc_type=self.doc_type, max_chars=self.max_chars,
+                rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi,
+            )
+            out.extend(_nodes(result, doc if isinstance(doc, Document) else None))
+        return out
+
+
+class DomainChunkReader(BaseReader):
+    """Reads PDF, DOCX, TXT, Markdown or CSV files as LlamaIndex ``Document``s.
+
+    ``load_data(path)`` gives one ``Document`` holding the normalised text (the text that
+    chunk offsets refer to), with ``file_path``, ``doc_type``, ``title`` and the detector's
+    score in its metadata. ``DomainChunkReader(nodes=True)`` gives the chunk nodes directly.
+    """
+
+    def __init__(self, nodes: bool = False, **options: Any) -> None:
+        self.nodes = nodes
+        self.options = options
+
+    def load_data(self, file: str | Path, extra_info: dict[str, Any] | None = None) -> list[Any]:
+        result = chunk(Path(file), **self.options)
+        meta = {
+            "file_path": str(file),
+            "doc_type": result.detection.doc_type,
+            "detection_score": result.detection.score,
+            **({"title": result.document.title} if result.document.title else {}),
+            **(extra_info or {}),
+        }
+        doc = Document(text=result.document.text, metadata=meta)
+        return _nodes(result, doc) if self.nodes else [doc]

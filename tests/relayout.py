@@ -1,0 +1,274 @@
+"""Re-layouts: the ways extraction and re-saving damage a document's layout, as pure functions.
+
+Each text variant maps a document's text to the same document laid out
+differently; gold files stay valid because the scorer ignores whitespace and
+allows unpunctuated heading text (page furniture, a running title) before an
+anchor. Furniture goes only at *safe* line boundaries (after a line that ends a
+sentence and is longer than an anchor, or after a Markdown heading), so it never
+lands inside a unit's anchor, which is the unit's first characters and may run
+over a line break.
+
+The renderings (``RENDERINGS``) turn a text into the bytes of another format:
+printed to PDF, saved to DOCX with or without heading styles, with
+tab-separated rows as Word tables.
+"""
+from __future__ import annotations
+
+import io
+import re
+from datetime import datetime
+from typing import Callable
+
+PAGE_LINES = 40  # lines per simulated page
+WRAP = 36  # hard-wrap width, the narrow end of PDF text lines
+ANCHOR_CHARS = 16  # gold anchors are a unit's first 16 characters, whitespace left out
+# Running header used when the document's first line is a structure label (a record
+# type, a field) whose repetition would really change the document's structure.
+FALLBACK_RUNNING_TITLE = "示范市人民政府公报　2024年第3期"
+
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6})[ \t]*(.*)$")
+_INLINE_SPACE = re.compile(r"[^\S\r\n]+")  # spaces, tabs, U+3000, NBSP …, not line breaks
+_SENTENCE_END = re.compile(r"[。！？；!?;]\s*$")
+
+
+def _lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def no_spaces(text: str) -> str:
+    """Every space, tab, ideographic space and NBSP removed (text extraction that drops them)."""
+    return _INLINE_SPACE.sub("", text)
+
+
+def wrapped(text: str) -> str:
+    """Every line longer than WRAP characters cut into WRAP-character lines (PDF-style hard wrap)."""
+    out = []
+    for line in _lines(text):
+        if len(line) > WRAP:
+            out.extend(line[i : i + WRAP] for i in range(0, len(line), WRAP))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def crlf(text: str) -> str:
+    return "\r\n".join(_lines(text))
+
+
+def fullwidth_indent(text: str) -> str:
+    """Two ideographic spaces before every non-blank line, as Chinese word processors indent.
+
+    Markdown heading lines stay unindented: an indented ``#`` is no heading to any
+    Markdown reader, so indenting it would remove structure, not re-lay it."""
+    return "\n".join(
+        line if not line.strip() or line.startswith("#") else "\u3000\u3000" + line for line in _lines(text)
+    )
+
+
+def no_markdown(text: str) -> str:
+    """Markdown heading marks removed: ``## 第一章 总则`` becomes ``第一章 总则``."""
+    return "\n".join(_MARKDOWN_HEADING.sub(r"\2", line) for line in _lines(text))
+
+
+def _safe_boundaries(lines: list[str]) -> list[int]:
+    """Indexes ``i`` where furniture may go between ``lines[i]`` and ``lines[i + 1]``, about
+    every PAGE_LINES lines: the first boundary at or after each page end where ``lines[i]``
+    ends a sentence and is long enough to hold a whole anchor, so no anchor runs over it
+    (after a short ``第二条 房屋用途。`` the anchor goes on into the next line), or is a
+    Markdown heading, which belongs to no anchor: furniture then falls between a heading
+    and its first article, as a page break after a chapter title puts it."""
+    picked, due = [], PAGE_LINES - 1
+    for i in range(len(lines) - 1):
+        line = lines[i]
+        ends_sentence = _SENTENCE_END.search(line) and len(_INLINE_SPACE.sub("", line)) >= ANCHOR_CHARS
+        safe = ends_sentence or _MARKDOWN_HEADING.match(line)
+        if i >= due and safe and lines[i + 1].strip():
+            picked.append(i)
+            due = i + PAGE_LINES
+    return picked
+
+
+def running_title(text: str) -> str:
+    """The line a printer repeats at every page top: the document's first line, if it names the
+    document rather than a structure label (short, bracketed or a ``field：``)."""
+    first = next((line for line in _lines(text) if line.strip()), "")
+    first = _MARKDOWN_HEADING.sub(r"\2", first).strip()
+    if len(first) < 5 or len(first) > 40 or re.search(r"[:：【】\[\]]", first):
+        return FALLBACK_RUNNING_TITLE
+    return first
+
+
+def _page_number(page: int, pages: int) -> str:
+    styles = (f"— {page} —", f"- {page} -", f"第{page}页 共{pages}页")
+    return styles[page % len(styles)]
+
+
+def page_furniture(text: str) -> str:
+    """A page-number line (``— 12 —``, ``- 3 -``, ``第3页 共10页`` in turn) and the running title
+    inserted about every PAGE_LINES lines, as a PDF's footer and the next page's header."""
+    lines = _lines(text)
+    cuts = set(_safe_boundaries(lines))
+    title, pages = running_title(text), len(cuts) + 1
+    out, page = [], 1
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i in cuts:
+            out += [_page_number(page, pages), title]
+            page += 1
+    return "\n".join(out)
+
+
+def glued_page_numbers(text: str) -> str:
+    """Page numbers glued to the text by extraction, about every PAGE_LINES lines: to the end of
+    a page's last line (``…应当遵守。7``) and to the start of the next page's first line
+    (``12第二十五条…``), in turn."""
+    lines = _lines(text)
+    for page, i in enumerate(_safe_boundaries(lines), start=1):
+        if page % 2:
+            lines[i] = lines[i].rstrip() + str(page)
+        else:
+            lines[i + 1] = str(page) + lines[i + 1].lstrip()
+    return "\n".join(lines)
+
+
+# name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
+TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
+    "nospace": (no_spaces, (".txt", ".md")),
+    "wrap36": (wrapped, (".txt", ".md")),
+    "pagenum": (page_furniture, (".txt", ".md")),
+    "glued": (glued_page_numbers, (".txt", ".md")),
+    "crlf": (crlf, (".txt", ".md", ".csv")),
+    "fullwidth": (fullwidth_indent, (".txt", ".md")),
+    "nomd": (no_markdown, (".md",)),
+}
+
+
+def relaid_name(name: str, variant: str) -> str:
+    """The file name a re-laid document is read under: without its marks Markdown is plain text."""
+    return re.sub(r"\.md$", ".txt", name) if variant == "nomd" else name
+
+
+# ---------------------------------------------------------------- renderings
+
+
+def _blocks(text: str) -> list[tuple[str, object]]:
+    """The text as ("heading", (level, text)), ("table", rows) and ("para", line) blocks;
+    a run of consecutive tab-separated lines is one table."""
+    blocks: list[tuple[str, object]] = []
+    for line in _lines(text):
+        if not line.strip():
+            continue
+        heading = _MARKDOWN_HEADING.match(line)
+        if heading:
+            blocks.append(("heading", (len(heading.group(1)), heading.group(2).strip())))
+        elif "\t" in line:
+            if blocks and blocks[-1][0] == "table":
+                blocks[-1][1].append(line.split("\t"))
+            else:
+                blocks.append(("table", [line.split("\t")]))
+        else:
+            blocks.append(("para", line))
+    return blocks
+
+
+def to_docx(text: str, heading_styles: bool = True, tables: bool = False) -> bytes:
+    """Saved to DOCX from Word: Markdown headings as Heading N paragraphs (or, without heading
+    styles, as plain paragraphs of their text); tab-separated rows as one Word table per run
+    (or, without tables, as paragraphs keeping their tabs)."""
+    import docx
+
+    document = docx.Document()
+    for kind, value in _blocks(text):
+        if kind == "heading":
+            level, heading = value
+            if heading_styles:
+                document.add_heading(heading, level=level)
+            else:
+                document.add_paragraph(heading)
+        elif kind == "table" and tables:
+            width = max(map(len, value))
+            table = document.add_table(rows=0, cols=width)
+            for row in value:  # add_row().cells, not table.cell(r, c), which re-reads the grid each call
+                for target, cell in zip(table.add_row().cells, row):
+                    target.text = cell
+        elif kind == "table":
+            for row in value:
+                document.add_paragraph("\t".join(row))
+        else:
+            document.add_paragraph(value)
+    buffer = io.BytesIO()
+    document.core_properties.created = datetime(2024, 1, 1)  # same bytes on every run
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+_PDF_FONT = "STSong-Light"
+_PDF_CHARS_PER_LINE = 38  # A4 at 11 pt between 2.2 cm margins, full-width characters
+
+
+def _printed_lines(line: str) -> list[str]:
+    """A paragraph broken into printed lines of at most _PDF_CHARS_PER_LINE full-width cells
+    (ASCII counts half), the way a word processor flows it."""
+    out, current, width = [], "", 0.0
+    for char in line:
+        cell = 0.5 if ord(char) < 128 else 1.0
+        if width + cell > _PDF_CHARS_PER_LINE:
+            out.append(current)
+            current, width = "", 0.0
+        current += char
+        width += cell
+    return out + [current]
+
+
+def to_pdf(text: str) -> bytes:
+    """Printed to PDF: A4, STSong-Light, paragraphs flowed into lines, headings in a larger
+    size, tab-separated cells spaced out on a line, ``- N -`` page numbers in the footer."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont(_PDF_FONT))
+    buffer = io.BytesIO()
+    width, height = 595, 842
+    pdf = canvas.Canvas(buffer, pagesize=(width, height), invariant=1)
+    top, bottom, left = height - 62, 70, 62
+    y, page = top, 1
+
+    def new_page():
+        nonlocal y, page
+        pdf.setFont(_PDF_FONT, 9)
+        pdf.drawCentredString(width / 2, 40, f"- {page} -")
+        pdf.showPage()
+        y, page = top, page + 1
+
+    def draw(line: str, size: float, x: float = left):
+        nonlocal y
+        if y < bottom:
+            new_page()
+        pdf.setFont(_PDF_FONT, size)
+        pdf.drawString(x, y, line)
+
+    for kind, value in _blocks(text):
+        if kind == "heading":
+            draw(value[1], 14, left + 40)
+            y -= 24
+        elif kind == "table":  # a printed table: cells spaced out on one line
+            for row in value:
+                for printed in _printed_lines("    ".join(row)):
+                    draw(printed, 10)
+                    y -= 16
+        else:
+            for printed in _printed_lines(value):
+                draw(printed, 11)
+                y -= 17
+    new_page()
+    pdf.save()
+    return buffer.getvalue()
+
+
+RENDERINGS: dict[str, tuple[Callable[[str], bytes], str]] = {  # name -> (render, suffix)
+    "pdf": (to_pdf, ".pdf"),
+    "docx_styled": (lambda text: to_docx(text, heading_styles=True), ".docx"),
+    "docx_plain": (lambda text: to_docx(text, heading_styles=False), ".docx"),
+    "docx_tables": (lambda text: to_docx(text, heading_styles=True, tables=True), ".docx"),
+}

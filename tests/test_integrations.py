@@ -1,0 +1,125 @@
+"""The LangChain and LlamaIndex adapters on real documents: same chunks as the API, metadata and links intact."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import domainchunk
+from conftest import CORPUS, ROOT
+
+# The [langchain] and [llamaindex] extras are part of the README's test install: no skipping here.
+from langchain_core.documents import Document as LCDocument
+from llama_index.core.schema import Document as LIDocument
+from llama_index.core.schema import NodeRelationship
+
+from domainchunk.integrations.langchain import DomainChunkLoader, DomainChunkSplitter
+from domainchunk.integrations.llamaindex import DomainChunkNodeParser, DomainChunkReader
+from domainchunk.readers.text import text_document
+
+OFFICE = ROOT / "corpora" / "office"
+# Our own documents in every reader's format: always present.
+OWN = [
+    ROOT / "corpora" / "statute_示范社区管理条例.md",
+    ROOT / "corpora" / "judgment_示范民事判决书_二审.txt",
+    OFFICE / "contract_示例软件开发合同.docx",
+    OFFICE / "statute_示例省电梯安全管理条例.pdf",
+]
+
+
+def _real() -> list[Path]:
+    docs = CORPUS / "docs"
+    if not docs.is_dir():
+        return []
+    return [docs / n for n in ("statute_劳动合同法.pdf", "contract_lease_商铺租赁合同_real.docx", "judgment_civil_01_一审民事判决书_佛山南海.txt")
+            if (docs / n).exists()]
+
+
+DOCUMENTS = OWN + _real()
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)
+def test_loader_yields_the_chunks_of_the_api(path: Path) -> None:
+    expected = domainchunk.chunk(path, max_chars=800)
+    loader = DomainChunkLoader([str(path)], max_chars=800)
+    lazy = loader.lazy_load()
+    first = next(lazy)  # lazily: one document at a time
+    docs = [first, *lazy]
+    assert [d.page_content for d in docs] == [c.text for c in expected.chunks]
+    for d, c in zip(docs, expected.chunks):
+        m = d.metadata
+        assert (m["start"], m["end"], m["path"], m["rule"], m["kind"], m["pages"]) == (c.start, c.end, c.path, c.rule, c.kind, c.pages)
+        assert m["doc_type"] == expected.detection.doc_type
+        assert expected.document.text[m["start"] : m["end"]] == d.page_content
+    ids = [d.metadata["id"] for d in docs]
+    assert len(set(ids)) == len(ids)
+    assert all(d.metadata["next_id"] == n.metadata["id"] and n.metadata["prev_id"] == d.metadata["id"] for d, n in zip(docs, docs[1:]))
+    assert docs[0].metadata["prev_id"] is None and docs[-1].metadata["next_id"] is None
+
+
+def test_loader_reads_a_str_as_a_path_and_names_a_missing_file() -> None:
+    with pytest.raises(domainchunk.DomainChunkError, match="missing.pdf"):
+        DomainChunkLoader("missing.pdf").load()
+
+
+def test_splitter_cuts_text_along_articles_and_keeps_document_metadata() -> None:
+    text = OWN[0].read_text(encoding="utf-8")
+    splitter = DomainChunkSplitter(max_chars=600)
+    pieces = splitter.split_text(text)
+    doc = text_document(text, "<text>", markdown=True)
+    assert pieces == [c.text for c in domainchunk.chunk_document(doc, max_chars=600).chunks]
+    docs = splitter.split_documents([LCDocument(page_content=text, metadata={"source": "条例.md", "lang": "zh"})])
+    assert [d.page_content for d in docs] == pieces
+    assert all(d.metadata["lang"] == "zh" and d.metadata["source"] == "条例.md" for d in docs)
+    assert any(d.metadata["rule"] == "statute.article" and d.metadata["path"][-1].startswith("第") for d in docs)
+    assert all(len(d.page_content) <= 600 for d in docs)
+
+
+def test_splitter_takes_langchain_size_options() -> None:
+    text = OWN[0].read_text(encoding="utf-8")
+    tokens = DomainChunkSplitter(chunk_size=120, length_function=lambda s: len(s) // 2)
+    assert all(len(p) // 2 <= 120 for p in tokens.split_text(text))
+    assert max(len(p) for p in tokens.split_text(text)) > 120  # measured by the length function, not characters
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.name)
+def test_node_parser_gives_offsets_metadata_and_relationships(path: Path) -> None:
+    documents = DomainChunkReader().load_data(path)
+    assert len(documents) == 1 and documents[0].metadata["file_path"] == str(path)
+    expected = domainchunk.chunk(path, max_chars=800)
+    assert documents[0].text == expected.document.text
+    nodes = DomainChunkNodeParser(max_chars=800).get_nodes_from_documents(documents)
+    assert [n.text for n in nodes] == [c.text for c in expected.chunks]
+    text = documents[0].text
+    for n, c in zip(nodes, expected.chunks):
+        assert text[n.start_char_idx : n.end_char_idx] == n.text
+        assert n.metadata["path"] == c.path and n.metadata["rule"] == c.rule
+        assert n.relationships[NodeRelationship.SOURCE].node_id == documents[0].doc_id
+        assert "start" not in n.get_metadata_str(mode="embed")  # offsets never reach the embedding
+    for a, b in zip(nodes, nodes[1:]):
+        assert a.relationships[NodeRelationship.NEXT].node_id == b.node_id
+        assert b.relationships[NodeRelationship.PREVIOUS].node_id == a.node_id
+    assert NodeRelationship.PREVIOUS not in nodes[0].relationships
+
+
+def test_node_parser_on_a_users_own_documents() -> None:
+    text = OWN[1].read_text(encoding="utf-8")
+    nodes = DomainChunkNodeParser(doc_type="judgment").get_nodes_from_documents(
+        [LIDocument(text=text, metadata={"file_path": "判决.txt"})])
+    assert {n.metadata["doc_type"] for n in nodes} == {"judgment"}
+    assert all(n.metadata["source"] == "判决.txt" for n in nodes)
+    assert any(n.metadata["path"] == ["本院认为"] for n in nodes)
+
+
+def test_reader_can_give_nodes_directly() -> None:
+    nodes = DomainChunkReader(nodes=True, max_chars=800).load_data(OFFICE / "statute_示例省电梯安全管理条例.pdf")
+    assert nodes and all(n.metadata["pages"] for n in nodes)
+
+
+def test_adapters_are_not_imported_by_the_package() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, domainchunk; print(any(m.startswith(('langchain', 'llama_index')) for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

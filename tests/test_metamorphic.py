@@ -1,0 +1,134 @@
+"""Metamorphic suite: a document re-laid the ways extraction damages it keeps its score.
+
+Every document of corpora/, ../shared/corpus and a fixed sample of corpus-large is
+re-laid every way of relayout.py and scored per (corpus, variant, doc_type)
+against the floors in metamorphic_floors.yaml (issue 9, section 4). Floors record
+today's scores, never above the issue's targets; they rise with
+``python benchmarks/bench_generalisation.py --update-floors``.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import generalisation as g
+from relayout import (
+    FALLBACK_RUNNING_TITLE,
+    PAGE_LINES,
+    RENDERINGS,
+    TEXT_VARIANTS,
+    WRAP,
+    crlf,
+    fullwidth_indent,
+    glued_page_numbers,
+    no_markdown,
+    no_spaces,
+    page_furniture,
+    relaid_name,
+    running_title,
+    wrapped,
+)
+from scoring import load_gold, squash
+
+FLOORS = g.load_floors()
+SAMPLE = "# 示范市绿化条例\n\n## 第一章 总则\n\n第一条　为了规范 管理，\t制定本条例。\n" + "本条为示范文字，说明一个较长的段落如何被硬换行切成多行文本，直到超过宽度。\n" * 130
+
+
+# ---------------------------------------------------------------- the transforms themselves
+
+
+def test_no_spaces_removes_every_inline_space_and_keeps_line_breaks():
+    out = no_spaces("第一条　为了 规范\t管理\u00a0。\n第二条")
+    assert out == "第一条为了规范管理。\n第二条"
+
+
+def test_wrapped_cuts_long_lines_and_keeps_the_text():
+    out = wrapped(SAMPLE)
+    assert max(map(len, out.split("\n"))) == WRAP
+    assert squash(out) == squash(SAMPLE)
+
+
+def test_crlf_fullwidth_and_no_markdown():
+    assert crlf("a\nb\r\nc") == "a\r\nb\r\nc"
+    assert fullwidth_indent("# 题\n\n第一条\n") == "# 题\n\n\u3000\u3000第一条\n"
+    assert no_markdown("## 第一章 总则\n#标题\n正文 # 不是标题") == "第一章 总则\n标题\n正文 # 不是标题"
+    assert relaid_name("法.md", "nomd") == "法.txt" and relaid_name("法.md", "crlf") == "法.md"
+
+
+def test_page_furniture_goes_at_sentence_ends_about_every_page():
+    out = page_furniture(SAMPLE).split("\n")
+    numbers = [i for i, line in enumerate(out) if re.fullmatch(r"— \d+ —|- \d+ -|第\d+页 共\d+页", line)]
+    assert len(numbers) == (len(SAMPLE.split("\n")) - 1) // PAGE_LINES
+    for i in numbers:
+        assert out[i - 1].endswith("。") and out[i + 1] == "示范市绿化条例"  # the running title follows
+    assert {out[i][0] for i in numbers} == {"—", "-", "第"}  # every numbering style
+    assert running_title("【入院记录】\n姓名：某") == FALLBACK_RUNNING_TITLE  # a record label is no title
+
+
+def test_glued_page_numbers_stick_to_the_end_and_to_the_start_of_lines():
+    out = glued_page_numbers(SAMPLE)
+    assert "。1\n" in out and "\n2本条" in out
+    assert len(out.split("\n")) == len(SAMPLE.split("\n"))
+
+
+@pytest.mark.parametrize("variant", sorted(TEXT_VARIANTS))
+def test_every_gold_anchor_survives_the_relayout_in_order(variant):
+    """Transforms only add furniture at safe boundaries, so the gold of every document stays valid.
+    (A CSV's gold anchors are in the text its reader builds, not in the file's bytes.)"""
+    docs = [d for corpus in ("ours", "shared", "large_sample") for d in g.corpus_documents(corpus)]
+    for doc in docs:
+        if not g.applies(variant, doc) or doc.path.suffix == ".csv":
+            continue
+        text = squash(TEXT_VARIANTS[variant][0](doc.path.read_text(encoding="utf-8")))
+        at = 0
+        for unit in load_gold(doc.gold)["units"]:
+            at = text.find(squash(unit["anchor"]), at)
+            assert at >= 0, (doc.path.name, unit["anchor"][:4])
+            at += 1
+
+
+@pytest.mark.parametrize("rendering", sorted(RENDERINGS))
+def test_renderings_are_read_back_as_their_format(rendering, tmp_path):
+    import domainchunk
+
+    render, suffix = RENDERINGS[rendering]
+    data = render("# 示范条例\n\n## 第一章 总则\n\n第一条　为了规范管理，制定本条例。\n项目\t结果\t单位\n血红蛋白\t135\tg/L\n")
+    doc = domainchunk.load_source(data, name="示范" + suffix)
+    assert "第一条" in doc.text and "血红蛋白" in doc.text
+    kinds = {block.kind for block in doc.blocks}
+    if rendering == "docx_tables":
+        assert "table" in kinds  # the tab-separated rows became a Word table
+    if rendering in ("docx_styled", "docx_tables"):
+        assert any(b.kind == "heading" and b.level for b in doc.blocks)  # Heading N styles read as levels
+    if rendering == "docx_plain":
+        assert "table" not in kinds and not any(b.kind == "heading" and b.level for b in doc.blocks)
+
+
+# ---------------------------------------------------------------- floors
+
+
+def test_every_floor_is_at_most_its_target():
+    for corpus, table in FLOORS.items():
+        targets = g.targets_for(corpus)
+        for variant, by_type in table.items():
+            for doc_type, entries in by_type.items():
+                assert set(entries) == set(g.METRICS), (corpus, variant, doc_type)
+                for metric, entry in entries.items():
+                    where = (corpus, variant, doc_type, metric)
+                    assert entry["target"] == targets[metric], where
+                    if metric in g.AT_MOST:
+                        assert entry["ceiling"] >= entry["target"], where
+                    else:
+                        assert entry["floor"] <= entry["target"], where
+
+
+METAMORPHIC = [(corpus, variant) for corpus in ("ours", "shared", "large_sample") for variant in g.FLOORED[corpus]]
+
+
+@pytest.mark.parametrize("corpus,variant", METAMORPHIC, ids=[f"{c}-{v}" for c, v in METAMORPHIC])
+def test_relaid_corpus_keeps_its_floors(corpus, variant):
+    if not g.corpus_documents(corpus):
+        pytest.skip(f"corpus {corpus} is not present")
+    misses = g.floor_misses(corpus, variant, g.measure(corpus, (variant,)).get(variant, {}))
+    assert not misses, "\n".join(misses)
