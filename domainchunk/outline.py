@@ -348,7 +348,7 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
     names = [f"_c{i}" for i in range(len(levels))]
     combined = _combined(levels)
     if combined is None:  # no levels: nothing can open
-        return []
+        return [], toc
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
         found[m.start()] = (True, first)
@@ -534,14 +534,16 @@ def _markdown_depths(doc: Document) -> dict[int, int]:
 @lru_cache(maxsize=64)
 def _markdown_level(rules_id: str) -> Level:
     """The level of a Markdown heading that no rule claims (# 物权编, ## 法律责任): it opens by its depth."""
-    return Level(
-        id=f"{rules_id}.markdown",
-        name="Markdown heading",
-        kind="section",
-        role="heading",
-        label="line",
-        pattern="#",
-        rationale="a Markdown heading is structure even without a legal number; its depth nests it.",
+    return Level.model_validate(
+        {
+            "id": f"{rules_id}.markdown",
+            "name": "Markdown heading",
+            "kind": "section",
+            "role": "heading",
+            "label": "line",
+            "pattern": "#",
+            "rationale": "a Markdown heading is structure even without a legal number; its depth nests it.",
+        }
     )
 
 

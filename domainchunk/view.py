@@ -161,7 +161,9 @@ def build_view(text: str) -> View:
         # the width itself was measured on the lines without columns.
         prev_full = width is not None and lengths[i] >= width and not stripped.endswith(_FINISHED)
     runs[-1][1] = min(runs[-1][1], len(text))
-    pieces, vstarts, tstarts = [], [], []
+    pieces: list[str] = []
+    vstarts: list[int] = []
+    tstarts: list[int] = []
     vpos = 0
     for a, b in runs:
         if b <= a:
