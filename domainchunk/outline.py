@@ -231,28 +231,16 @@ def toc_spans(doc: Document) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-# A table of contents without a 目录 title: this many heading lines in a row, nothing but
-# blank lines between them, that appear again later in the same order.
+# A table of contents without a 目录 title: at least this many heading lines in a row, with
+# nothing but blank lines between them, and then the first of them again, where the body starts.
 _TOC_RUN = 3
 
 
-def _repeated_in_order(text: str, lines: list[tuple[int, int]]) -> int | None:
-    """Where the first of ``lines`` appears again as a line of its own, the others following it in order."""
-    pos, first = lines[0][1], None
-    for start, end in lines:
-        key = _collapse(_PREFIX.sub("", text[start:end], count=1))
-        again = regex.compile(r"(?m)^" + LINE_PREFIX + regex.escape(key).replace(r"\ ", r"\s*") + r"\s*$")
-        m = again.search(text, max(pos, lines[-1][1]))
-        if m is None:
-            return None
-        first = m.start() if first is None else first
-        pos = m.end()
-    return first
-
-
 def _heading_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
-    """Untitled tables of contents: from a run of short candidate lines with no text between
-    them to where the run's lines appear again, in order (the body's first heading)."""
+    """Untitled tables of contents: in a run of short candidate lines with no text between them,
+    from the run's first line to where that line appears again in the same run (the body's
+    first heading, right after the last entry). A later copy of the same headings with text
+    between them (a second law in the file) is not a table of contents."""
     spans = []
     ends = [_line_bounds(text, pos)[1] for pos in starts]
     short = [reads_as_heading(text[pos:end].strip()) for pos, end in zip(starts, ends)]
@@ -261,10 +249,11 @@ def _heading_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
         j = i
         while j + 1 < len(starts) and short[j] and short[j + 1] and not text[ends[j] : starts[j + 1]].strip():
             j += 1
-        if j - i + 1 >= _TOC_RUN:
-            body = _repeated_in_order(text, [(starts[k], ends[k]) for k in range(i, i + _TOC_RUN)])
-            if body is not None:
-                spans.append((starts[i], body))
+        if j - i + 1 > _TOC_RUN:
+            keys = [squash_whitespace(_PREFIX.sub("", text[starts[k] : ends[k]], count=1)) for k in range(i, j + 1)]
+            again = next((k for k in range(_TOC_RUN, len(keys)) if keys[k] == keys[0]), None)
+            if again is not None:
+                spans.append((starts[i], starts[i + again]))
         i = j + 1
     return spans
 
@@ -359,7 +348,7 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
     names = [f"_c{i}" for i in range(len(levels))]
     combined = _combined(levels)
     if combined is None:  # no levels: nothing can open
-        return []
+        return [], toc
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
         found[m.start()] = (True, first)
@@ -545,14 +534,16 @@ def _markdown_depths(doc: Document) -> dict[int, int]:
 @lru_cache(maxsize=64)
 def _markdown_level(rules_id: str) -> Level:
     """The level of a Markdown heading that no rule claims (# 物权编, ## 法律责任): it opens by its depth."""
-    return Level(
-        id=f"{rules_id}.markdown",
-        name="Markdown heading",
-        kind="section",
-        role="heading",
-        label="line",
-        pattern="#",
-        rationale="a Markdown heading is structure even without a legal number; its depth nests it.",
+    return Level.model_validate(
+        {
+            "id": f"{rules_id}.markdown",
+            "name": "Markdown heading",
+            "kind": "section",
+            "role": "heading",
+            "label": "line",
+            "pattern": "#",
+            "rationale": "a Markdown heading is structure even without a legal number; its depth nests it.",
+        }
     )
 
 

@@ -37,10 +37,13 @@ WRAP_WIDTHS = range(20, 81)
 WRAP_FULL_SHARE = 0.25
 WRAP_LONG_SHARE = 0.02
 WRAP_MIN_LINES = 5
+WRAP_EXACT_SHARE = 0.1
 # A line that ends a sentence, a clause or a label is not wrapped, even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
-# Table rows keep their columns apart with runs of spaces or tabs: they are never joined.
-_COLUMNS = re.compile(r"\S(?:\t|[ \u3000]{2,})\S")
+# A text table pads its columns with runs of spaces, so its rows may all have one length: they
+# do not count when the wrap width is measured, so such a table never reads as hard-wrapped.
+# (Tab-separated rows vary in length, and a long one cut at the width is wrapped like prose.)
+_COLUMNS = re.compile(r"\S[ \u3000]{2,}\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +116,8 @@ def _wrap_width(lengths: list[int], text_lines: list[int]) -> int | None:
         return None
     counts = Counter(lengths[i] for i in text_lines)
     width = max((w for w in counts if w in WRAP_WIDTHS), key=lambda w: (counts[w], w), default=None)
-    if width is None:
+    # CJK text is cut at one exact width: many lines share it, not just a spread of similar lengths.
+    if width is None or counts[width] < max(WRAP_MIN_LINES, WRAP_EXACT_SHARE * len(text_lines)):
         return None
     tol = max(1, width // 18)
     full = sum(c for w, c in counts.items() if width - tol <= w <= width + tol)
@@ -146,21 +150,20 @@ def build_view(text: str) -> View:
             continue
         line = raw_lines[i]
         stripped = line.strip()
-        joins = prev_full and bool(stripped) and runs and not _COLUMNS.search(line)
+        joins = prev_full and bool(stripped) and runs
         if joins:
             start = a + len(line) - len(line.lstrip())
             runs[-1][1] = runs[-1][1] - 1  # drop the line break before this line
             runs.append([start, b + 1])
         else:
             runs.append([a, b + 1])
-        prev_full = (
-            width is not None
-            and lengths[i] >= width
-            and not stripped.endswith(_FINISHED)
-            and not _COLUMNS.search(line)
-        )
+        # A row with columns (tabs, runs of spaces) cut at the width is wrapped like any line;
+        # the width itself was measured on the lines without columns.
+        prev_full = width is not None and lengths[i] >= width and not stripped.endswith(_FINISHED)
     runs[-1][1] = min(runs[-1][1], len(text))
-    pieces, vstarts, tstarts = [], [], []
+    pieces: list[str] = []
+    vstarts: list[int] = []
+    tstarts: list[int] = []
     vpos = 0
     for a, b in runs:
         if b <= a:

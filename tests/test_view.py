@@ -96,7 +96,7 @@ def test_glued_digits_do_not_hide_a_numbered_item():
 
 
 def test_table_rows_are_never_joined():
-    rows = [f"项目{i:02d}    结果  {i}.{i}    参考范围  1.0-9.9   单位" for i in range(12)]
+    rows = [f"项目{i:02d}    结果  {i}.{i}    参考范围  1.0-9.9   单位名称" for i in range(12)]
     text = "\n".join(rows) + "\n"
     assert build_view(text).identity
 
