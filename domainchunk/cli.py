@@ -35,8 +35,9 @@ class Progress:
 
     WIDTH = 24
 
-    def __init__(self, total: int, stream: TextIO, enabled: bool):
-        self.total, self.stream, self.enabled = total, stream, enabled
+    def __init__(self, total: int, stream: TextIO, enabled: bool, summary: bool = True):
+        # enabled: the live bar (a terminal only); summary: the closing line, wherever stderr goes
+        self.total, self.stream, self.enabled, self.summary = total, stream, enabled, summary
         self.files = self.chunks = self.errors = 0
         self.started = self.shown = time.monotonic()
 
@@ -68,13 +69,13 @@ class Progress:
             self.stream.flush()
 
     def finish(self, summary) -> None:
-        if not self.enabled:
+        if not self.summary:
             return
         rate = summary.total / summary.seconds if summary.seconds else 0.0
         parts = [f"{summary.done} converted", f"{summary.skipped} unchanged" if summary.skipped else "",
                  f"{summary.failed} failed (see {summary.errors_file})" if summary.errors_file else
                  (f"{summary.failed} failed" if summary.failed else "")]
-        self.stream.write("\r\x1b[K" + f"{summary.total} files: " + ", ".join(p for p in parts if p)
+        self.stream.write(("\r\x1b[K" if self.enabled else "") + f"{summary.total} files: " + ", ".join(p for p in parts if p)
                           + f"; {summary.chunks} chunks in {summary.seconds:.1f}s ({rate:.1f} files/s)\n")
         self.stream.flush()
 
@@ -123,15 +124,59 @@ def terminate_as_exit() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def cmd_chunk(args: argparse.Namespace) -> int:
-    from .batch import Batch, Options, collect_inputs, error_line, output_layout, run_batch, side_files
+def _options(args: argparse.Namespace) -> Any:
+    from .batch import Options
+
+    return Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
+                   mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit,
+                   pack=args.pack, parents=args.parents, overlap=args.overlap, tokenizer=args.tokenizer)
+
+
+def chunk_stdin(args: argparse.Namespace) -> int:
+    """``domainchunk chunk -``: one document from standard input (text, or PDF/DOCX bytes), chunked in this process."""
+    from .batch import check_options, convert_bytes, error_line, output_layout, write_atomic
     from .errors import DomainChunkError
 
+    options = _options(args)
+    try:
+        check_options(options)
+        if args.output and output_layout(args.output)[1]:
+            raise UsageError("-o", "standard input gives one document: write it to a file or to standard output")
+    except DomainChunkError as exc:
+        _err(str(exc))
+        return EXIT_USAGE
+    out = convert_bytes(sys.stdin.buffer.read(), "-", options)
+    for note in out.notes:
+        _err(f"warning: {note}")
+    if out.error:
+        _err(error_line(out.error))
+        return EXIT_FAILED
+    payload = out.payload if isinstance(out.payload, str) else None
+    if payload is None:  # parquet rows
+        _err("standard input: --format parquet needs -o FILE.parquet and a file input")
+        return EXIT_USAGE
+    if args.output:
+        write_atomic(Path(args.output), payload)
+    else:
+        sys.stdout.write(payload)
+    if not args.quiet:
+        print(f"1 file: 1 converted; {out.chunks} chunks in {out.seconds:.1f}s", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    from .batch import Batch, collect_inputs, error_line, output_layout, run_batch, side_files
+    from .errors import DomainChunkError
+
+    if args.paths == ["-"]:
+        return chunk_stdin(args)
     output, to_dir = output_layout(args.output)
     try:
         # our own outputs and sidecars are never inputs
         sidecars = [p for p in side_files(output, to_dir) if p is not None]
         skip: list[Path] = [p for p in (output, *sidecars, *(p.parent for p in sidecars)) if p is not None]
+        if "-" in args.paths:
+            raise UsageError("-", "standard input is read alone: give - as the only path")
         inputs = collect_inputs(args.paths, args.glob, skip)
         if not inputs:
             raise UsageError("chunk", "no input files" + (f" match --glob {' '.join(args.glob)}" if args.glob else ""))
@@ -142,15 +187,13 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_USAGE
-    options = Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
-                      mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit,
-                      pack=args.pack, parents=args.parents, overlap=args.overlap, tokenizer=args.tokenizer)
+    options = _options(args)
     jobs = args.jobs or os.cpu_count() or 1
     timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
     in_process = jobs <= 1 and timeout is None
     batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=jobs, timeout=timeout, resume=args.resume,
                   context=None if in_process else worker_context())
-    progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty())
+    progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty(), summary=not args.quiet)
 
     def on_event(event) -> None:
         for note in event.notes:
@@ -323,7 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("chunk", help="chunk files or folders into JSONL",
                        description="Chunk documents: files, folders (recursive) or @list files (one path a line).")
-    c.add_argument("paths", nargs="+", help="PDF, DOCX, TXT or Markdown files, folders, or @paths.txt")
+    c.add_argument("paths", nargs="+", help="PDF, DOCX, TXT or Markdown files, folders, or @paths.txt; "
+                   "- alone reads one document from standard input")
     c.add_argument("-o", "--output", help="output file, or a folder (existing, or ending in /) for one file per "
                    "input mirroring the input tree (default: standard output)")
     c.add_argument("--glob", action="append", help="in folders, take files whose name (or relative path) matches; "

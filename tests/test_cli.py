@@ -64,14 +64,17 @@ def test_no_inputs_and_missing_list_are_usage_errors(tmp_path: Path, capsys):
 def test_missing_file_fails_the_batch_not_the_command(law: Path, tmp_path: Path, capsys):
     code = main(["chunk", str(tmp_path / "gone.txt"), str(law), "-j", "1"])
     out, err = capsys.readouterr()
-    assert code == 1 and err.strip() == f"domainchunk: {tmp_path / 'gone.txt'}: file not found"
+    lines = err.strip().splitlines()
+    assert code == 1 and lines[0] == f"domainchunk: {tmp_path / 'gone.txt'}: file not found"
+    assert lines[1:] and lines[-1].startswith("2 files: 1 converted, 1 failed")  # the closing summary
     sources = [json.loads(line)["source"] for line in out.splitlines()]
     assert len(sources) >= 2 and set(sources) == {str(law)}
 
 
-def test_quiet_when_not_a_terminal_and_verbose_logs_each_file(law: Path, tmp_path: Path):
-    quiet = cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"))
-    assert quiet.returncode == 0 and quiet.stderr == ""
+def test_one_summary_line_when_not_a_terminal_and_verbose_logs_each_file(law: Path, tmp_path: Path):
+    plain = cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"))
+    assert plain.returncode == 0 and plain.stderr.startswith("1 files: 1 converted;") and plain.stderr.count("\n") == 1
+    assert cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"), "-q").stderr == ""
     loud = cli("chunk", str(law), "-o", str(tmp_path / "o.jsonl"), "-v")
     assert loud.stderr.startswith("done    ") and str(law) in loud.stderr and " chunks " in loud.stderr
 
@@ -88,12 +91,13 @@ def test_progress_line_and_summary():
     assert summary == "2 files: 1 converted, 1 failed (see errors.jsonl); 5 chunks in 0.5s (4.0 files/s)\n"
 
 
-def test_progress_is_silent_when_disabled():
-    stream = io.StringIO()
-    progress = Progress(1, stream, enabled=False)
-    progress.update(FileEvent(Input(Path("a.txt"), Path("a.txt")), "done", chunks=1))
-    progress.finish(Summary(total=1, done=1, chunks=1, seconds=0.1))
-    assert stream.getvalue() == ""
+def test_progress_without_a_terminal_is_the_summary_alone_and_quiet_is_silent():
+    for summary, expected in ((True, "1 files: 1 converted; 1 chunks in 0.1s (10.0 files/s)\n"), (False, "")):
+        stream = io.StringIO()
+        progress = Progress(1, stream, enabled=False, summary=summary)
+        progress.update(FileEvent(Input(Path("a.txt"), Path("a.txt")), "done", chunks=1))
+        progress.finish(Summary(total=1, done=1, chunks=1, seconds=0.1))
+        assert stream.getvalue() == expected
 
 
 def test_other_subcommands_still_work(law: Path):
