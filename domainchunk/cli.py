@@ -79,16 +79,19 @@ class Progress:
         self.stream.flush()
 
 
-def worker_context() -> Any:
+def worker_context(warm: bool = True) -> Any:
     """How the command starts its workers: a choice for this process alone, so made here, not in the library.
 
     With one thread the command forks its workers directly: they start at once with everything
     it has loaded (rules, readers), where a fork server would boot a fresh interpreter first.
     A process running threads must not fork: its workers come from a fork server that has
-    imported domainchunk and compiled the rules once.
+    imported domainchunk and compiled the rules once. ``warm=False`` (a single worker) skips
+    compiling every rule file up front: that worker compiles only the types its documents need.
     """
     methods = mp.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
+        if not warm:
+            return mp.get_context("fork")
         from .outline import warm_patterns
         from .rulefile import load_rules
 
@@ -144,11 +147,12 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     options = Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
                       mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit)
-    jobs = args.jobs or os.cpu_count() or 1
+    # More workers than inputs would only start (and warm) processes that never get a file.
+    jobs = min(args.jobs or os.cpu_count() or 1, len(inputs))
     timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
     in_process = jobs <= 1 and timeout is None
     batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=jobs, timeout=timeout, resume=args.resume,
-                  context=None if in_process else worker_context())
+                  context=None if in_process else worker_context(warm=jobs > 1))
     progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty())
 
     def on_event(event) -> None:
