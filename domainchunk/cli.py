@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import logging
 import multiprocessing as mp
 import os
 import signal
@@ -96,6 +97,13 @@ def worker_context(warm: bool = True) -> Any:
         from .rulefile import load_rules
 
         warm_patterns(load_rules().values())
+        # jieba's dictionary (~70 MB of Python objects) loaded here is shared by every forked
+        # worker; left to the word-level fallback, each worker that meets a long sentence
+        # builds a private copy, which was most of the growth from a small batch to a large one.
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
         # What the workers inherit is never garbage: left to the collector, every worker would
         # walk (and so copy, page by page) the parent's whole heap.
         gc.freeze()
