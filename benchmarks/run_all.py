@@ -7,7 +7,7 @@ faster than the peer, except where the row says it is a cost (memory, seconds).
 Documents: the shared corpus (../shared/corpus/docs) where present, else the
 invented ones in corpora/; nothing is written outside a temporary folder.
 
-    python benchmarks/run_all.py [--rounds 5] [--mb 8] [--files 1000] [--quick]
+    python benchmarks/run_all.py [--rounds 5] [--mb 8] [--files 1000] [--line-kb 32] [--quick]
 
 ``--quick`` shrinks every size (1 MB text, 200 files, 3 rounds) for a look in a minute or two.
 """
@@ -57,7 +57,7 @@ def langchain_splitter():
                                           keep_separator="end")
 
 
-def text_rows(mb: float, rounds: int) -> None:
+def text_rows(mb: float, rounds: int, line_kb: int) -> None:
     import domainchunk
 
     splitter = langchain_splitter()
@@ -70,11 +70,20 @@ def text_rows(mb: float, rounds: int) -> None:
         row(f"{doc_type} ({len(body):,} chars) vs LangChain", paired(
             lambda: domainchunk.chunk_text(body, doc_type=doc_type, max_chars=1000),
             lambda: splitter.split_text(body), rounds), "≥ 0.1x")
-    # One line of 1 MB: a pattern that backtracks over the line is quadratic in its length.
-    line = ("白细胞计数 6.5 10^9/L 3.5-9.5 " * 40_000)[:1_000_000]
-    row("medical record, one 1 MB line, vs LangChain", paired(
-        lambda: domainchunk.chunk_text(line, doc_type="medical_record", max_chars=1000),
-        lambda: splitter.split_text(line), rounds), "linear (≥ 0.1x)")
+    # One long line that ends in "；" and holds no colon: a pattern that, from every start, scans
+    # to the line's end is quadratic in its length (issue 13: the lab entry pattern). The row is
+    # the time per character of a line 4x longer over a short one: 1.0 is linear, 4.0 quadratic.
+    # ``--line-kb 1000`` makes it the 1 MB record (minutes while the pattern is quadratic).
+    def line_of(chars: int) -> str:
+        return ("白细胞计数 6.5 参考 3.5-9.5 " * (chars // 20 + 1))[:chars] + "；"
+
+    short, long = line_of(line_kb * 250), line_of(line_kb * 1000)
+    for doc_type in ("lab_report", "medical_record"):
+        growth = [(seconds(lambda: domainchunk.chunk_text(long, doc_type=doc_type, max_chars=1000)) / len(long))
+                  / (seconds(lambda: domainchunk.chunk_text(short, doc_type=doc_type, max_chars=1000)) / len(short))
+                  for _ in range(rounds)]
+        row(f"{doc_type}, one {len(long) // 1000} k-char line: time per char over a 4x shorter line (a cost)",
+            growth, "1.0 (linear)")
     tiny = "第一条 为了规范。\n第二条 本法适用。\n"
     calls = 200
     per_call = [seconds(lambda: [domainchunk.chunk_text(tiny, doc_type="statute") for _ in range(calls)])
@@ -130,6 +139,7 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=1000, help="files for --jobs 2 vs --jobs 1")
     ap.add_argument("--small", type=int, default=20)
     ap.add_argument("--large", type=int, default=2000)
+    ap.add_argument("--line-kb", type=int, default=32, help="thousands of characters of the one-line record")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", choices=("text", "pdf", "docx", "startup", "batch"), action="append")
     args = ap.parse_args()
@@ -140,7 +150,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if "text" in only:
-            text_rows(args.mb, args.rounds)
+            text_rows(args.mb, args.rounds, args.line_kb)
         if "pdf" in only:
             pdf_rows(args.rounds)
         if "docx" in only:
