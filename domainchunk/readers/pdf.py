@@ -20,7 +20,9 @@ it continues, that repeated row is **dropped** (from the text and the rows).
 """
 from __future__ import annotations
 
+import ctypes
 import io
+import itertools
 import math
 import statistics
 from collections import Counter
@@ -136,19 +138,26 @@ def _text_lines(textpage: pdfium.PdfTextPage, height: float, page: int, exclude:
     pdfium's generated spaces are kept as one space; its generated line breaks
     are trusted only when the next char is not on the same row further right.
     """
+    # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
+    # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
+    unicode_of, generated, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated, pdfium_c.FPDFText_GetLooseCharBox
+    rect = pdfium_c.FS_RECTF()
+    box = ctypes.byref(rect)
     lines: list[_LineAcc] = []
     current: _LineAcc | None = None
     space = False
     for i in range(textpage.count_chars()):
-        char = chr(pdfium_c.FPDFText_GetUnicode(raw, i))
+        char = chr(unicode_of(raw, i))
         if char in "\r\n\x00" or char.isspace():
             space = space or char.isspace()
             continue
-        if pdfium_c.FPDFText_IsGenerated(raw, i):
+        if generated(raw, i):
             continue
-        left, bottom, right, top = textpage.get_charbox(i, loose=True)
-        top, bottom = height - top, height - bottom
+        if not loose_box(raw, i, box):
+            raise pdfium.PdfiumError("Failed to get charbox.")
+        left, right = rect.left, rect.right
+        top, bottom = height - rect.top, height - rect.bottom
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
             space = False
             continue
@@ -173,14 +182,33 @@ def _text_lines(textpage: pdfium.PdfTextPage, height: float, page: int, exclude:
 # ---------------------------------------------------------------- tables
 
 
+# How deep form XObjects are searched for paths (pypdfium2's ``get_objects`` default).
+FORM_DEPTH = 15
+
+
 def _has_paths(page: pdfium.PdfPage) -> bool:
-    """Cheap test whether a page may hold a ruled table: it draws at least two vector paths."""
+    """Cheap test whether a page may hold a ruled table: it draws at least two vector paths.
+
+    Walks pdfium's raw object handles (forms included) without ``page.get_objects``, which
+    wraps every object on the page in a Python helper object first.
+    """
     count = 0
-    for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,)):
-        count += 1
-        if count >= 2:
-            return True
-    return False
+
+    def walk(parent, count_objects, get_object, level: int) -> bool:
+        nonlocal count
+        for i in range(count_objects(parent)):
+            obj = get_object(parent, i)
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                count += 1
+                if count >= 2:
+                    return True
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1:
+                if walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1):
+                    return True
+        return False
+
+    return walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
 
 
 def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
@@ -254,10 +282,15 @@ def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
     lines = [i for i in items if isinstance(i, Line)]
     if len(lines) < 6:
         return None
-    coverage = [0] * (int(width) + 1)
+    # How many lines cover each x: +1 where a line starts, -1 past its end, summed left to right
+    # (one pass per line, not one step per point of its width).
+    steps = [0] * (int(width) + 2)
     for line in lines:
-        for x in range(max(int(line.x0), 0), min(int(line.x1) + 1, len(coverage))):
-            coverage[x] += 1
+        start, stop = max(int(line.x0), 0), min(int(line.x1) + 1, len(steps) - 1)
+        if start < stop:
+            steps[start] += 1
+            steps[stop] -= 1
+    coverage = list(itertools.accumulate(steps[:-1]))
     allowed = max(1, len(lines) // 10)
     best: tuple[float, float] | None = None
     run_start = None

@@ -1,0 +1,23 @@
+"""Ours against a peer in the same run, alternating, so load on a shared machine hits both alike."""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable
+
+
+def seconds(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def paired(ours: Callable[[], object], peer: Callable[[], object], rounds: int) -> list[float]:
+    """Per round, the peer's seconds over ours (> 1: ours is faster), the two run back to back."""
+    ours(), peer()  # warm: imports, compiled rules, file cache
+    return [seconds(peer) / seconds(ours) for _ in range(rounds)]
+
+
+def row(what: str, ratios: list[float], target: str, unit: str = "x") -> None:
+    print(f"| {what} | {statistics.median(ratios):.3f}{unit} ({min(ratios):.3f}–{max(ratios):.3f}) | {target} |",
+          flush=True)

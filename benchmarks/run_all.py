@@ -1,0 +1,165 @@
+"""The issue-13 table in one command: every figure a ratio against its peer measured in the same run.
+
+Each row runs ours and its peer alternately (ours, peer, ours, peer, …) for
+``--rounds`` rounds, so a change of load on the shared machine hits both alike,
+and prints the median ratio of the rounds with their min–max. A ratio above 1 is
+faster than the peer, except where the row says it is a cost (memory, seconds).
+Documents: the shared corpus (../shared/corpus/docs) where present, else the
+invented ones in corpora/; nothing is written outside a temporary folder.
+
+    python benchmarks/run_all.py [--rounds 5] [--mb 8] [--files 1000] [--line-kb 32] [--quick]
+
+``--quick`` shrinks every size (1 MB text, 200 files, 3 rounds) for a look in a minute or two.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+import bench_batch  # noqa: E402
+import bench_docx  # noqa: E402
+import bench_pdf_reader  # noqa: E402
+import bench_text  # noqa: E402
+from paired import paired, row, seconds  # noqa: E402
+
+SHARED_DOCS = ROOT.parent / "shared" / "corpus" / "docs"
+# Which file-name prefix holds each type's documents (shared corpus and corpora/ alike).
+TYPE_PREFIXES = {"statute": ("statute_",), "contract": ("contract_",), "judgment": ("judgment_",),
+                 "lab_report": ("lab_",), "medical_record": ("emr_",)}
+LANGCHAIN_SEPARATORS = ["\n\n", "\n", "。", "；", "，", " ", ""]
+
+
+def typed_texts() -> dict[str, str]:
+    """Each type's text documents concatenated (shared corpus if present, else corpora/)."""
+    texts = {}
+    for doc_type, prefixes in TYPE_PREFIXES.items():
+        for folder in (SHARED_DOCS, ROOT / "corpora"):
+            files = sorted(p for p in folder.glob("*") if p.name.startswith(prefixes) and p.suffix in (".txt", ".md"))
+            if files:
+                texts[doc_type] = "\n\n".join(p.read_text(encoding="utf-8") for p in files)
+                break
+    return texts
+
+
+def langchain_splitter():
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    return RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=0, separators=LANGCHAIN_SEPARATORS,
+                                          keep_separator="end")
+
+
+def text_rows(mb: float, rounds: int, line_kb: int) -> None:
+    import domainchunk
+
+    splitter = langchain_splitter()
+    text = bench_text.build_text(bench_text.statute_files(), mb)
+    size = len(text.encode("utf-8")) / 1e6
+    row(f"statute text {size:.1f} MB vs LangChain", paired(
+        lambda: domainchunk.chunk_text(text, doc_type="statute", max_chars=1000),
+        lambda: splitter.split_text(text), rounds), "≥ 0.3x")
+    for doc_type, body in typed_texts().items():
+        row(f"{doc_type} ({len(body):,} chars) vs LangChain", paired(
+            lambda: domainchunk.chunk_text(body, doc_type=doc_type, max_chars=1000),
+            lambda: splitter.split_text(body), rounds), "≥ 0.1x")
+    # One long line that ends in "；" and holds no colon: a pattern that, from every start, scans
+    # to the line's end is quadratic in its length (issue 13: the lab entry pattern). The row is
+    # the time per character of a line 4x longer over a short one: 1.0 is linear, 4.0 quadratic.
+    # ``--line-kb 1000`` makes it the 1 MB record (minutes while the pattern is quadratic).
+    def line_of(chars: int) -> str:
+        return ("白细胞计数 6.5 参考 3.5-9.5 " * (chars // 20 + 1))[:chars] + "；"
+
+    short, long = line_of(line_kb * 250), line_of(line_kb * 1000)
+    for doc_type in ("lab_report", "medical_record"):
+        growth = [(seconds(lambda: domainchunk.chunk_text(long, doc_type=doc_type, max_chars=1000)) / len(long))
+                  / (seconds(lambda: domainchunk.chunk_text(short, doc_type=doc_type, max_chars=1000)) / len(short))
+                  for _ in range(rounds)]
+        row(f"{doc_type}, one {len(long) // 1000} k-char line: time per char over a 4x shorter line (a cost)",
+            growth, "1.0 (linear)")
+    tiny = "第一条 为了规范。\n第二条 本法适用。\n"
+    calls = 200
+    per_call = [seconds(lambda: [domainchunk.chunk_text(tiny, doc_type="statute") for _ in range(calls)])
+                / calls * 1e6 for _ in range(rounds)]
+    row(f"per chunk() call on a two-line text (µs, {calls} calls a round; a cost)", per_call, "≤ 50 µs", " µs")
+
+
+def pdf_rows(rounds: int) -> None:
+    files = bench_pdf_reader.default_files()
+    groups = {"real (shared) PDFs": [f for f in files if f.parent == SHARED_DOCS],
+              "corpora/office PDFs (tables, columns)": [f for f in files if f.parent != SHARED_DOCS]}
+    for what, group in groups.items():
+        if not group:
+            continue
+        blobs = [f.read_bytes() for f in group]
+        row(f"PDF chunk() vs pdfplumber extract_text loop, {what}", paired(
+            lambda: bench_pdf_reader.pipeline_pass(blobs), lambda: bench_pdf_reader.plumber_pass(blobs), rounds),
+            "≥ 6x real, ≥ 4x tables")
+
+
+def startup_rows(rounds: int, tmp: Path) -> None:
+    tiny = tmp / "tiny.txt"
+    tiny.write_text("第一条 为了规范。\n第二条 本法适用。\n", encoding="utf-8")
+
+    def run(*args: str) -> Callable[[], object]:
+        return lambda: subprocess.run([sys.executable, *args], check=True, capture_output=True)
+
+    bare = run("-c", "pass")
+    imports = [seconds(run("-c", "import domainchunk")) - seconds(bare) for _ in range(rounds)]
+    row("`import domainchunk`, ms over a bare interpreter", [s * 1000 for s in imports], "≤ 120 ms", " ms")
+    cli = [seconds(run("-m", "domainchunk", "chunk", str(tiny), "-o", str(tmp / "tiny.jsonl"), "-q"))
+           - seconds(bare) for _ in range(rounds)]
+    row("`domainchunk chunk` one tiny file, ms over a bare interpreter", [s * 1000 for s in cli], "≤ 300 ms", " ms")
+
+
+def batch_rows(files: int, small: int, large: int, rounds: int, tmp: Path) -> None:
+    sources = bench_batch.corpus_files()
+    mixed = bench_batch.make_folder(tmp / "mixed", files, sources)
+    out = tmp / "out"
+    row(f"--jobs 2 vs --jobs 1, {files} mixed files", paired(
+        lambda: bench_batch.run(mixed, out, 2, sample=False), lambda: bench_batch.run(mixed, out, 1, sample=False),
+        rounds), "≥ 1.8x")
+    few, many = (bench_batch.make_folder(tmp / f"n{n}", n, sources) for n in (small, large))
+    peaks = [bench_batch.run(many, out, 2, sample=True)[1] / bench_batch.run(few, out, 2, sample=True)[1]
+             for _ in range(max(1, rounds // 2))]
+    row(f"peak PSS of the process tree, {large} vs {small} files (a cost)", peaks, "≤ 1.3x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--mb", type=float, default=8.0, help="size of the statute text")
+    ap.add_argument("--files", type=int, default=1000, help="files for --jobs 2 vs --jobs 1")
+    ap.add_argument("--small", type=int, default=20)
+    ap.add_argument("--large", type=int, default=2000)
+    ap.add_argument("--line-kb", type=int, default=32, help="thousands of characters of the one-line record")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", choices=("text", "pdf", "docx", "startup", "batch"), action="append")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.mb, args.files, args.large = 3, 1.0, 200, 400
+    print(f"median of {args.rounds} alternating rounds (min–max)\n\n| what | ratio | target |\n|---|---|---|")
+    only = set(args.only or ("text", "pdf", "docx", "startup", "batch"))
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        if "text" in only:
+            text_rows(args.mb, args.rounds, args.line_kb)
+        if "pdf" in only:
+            pdf_rows(args.rounds)
+        if "docx" in only:
+            bench_docx.docx_rows(args.rounds)
+        if "startup" in only:
+            startup_rows(args.rounds, tmp)
+        if "batch" in only:
+            batch_rows(args.files, args.small, args.large, args.rounds, tmp)
+
+
+if __name__ == "__main__":
+    main()
