@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,13 @@ def score_files(files: list[Path], tmp_path: Path, max_chars: int = 1000) -> dic
     assert proc.returncode == 0, proc.stderr
     rows = score_directory(CORPUS / "gold", records_by_document(out), max_chars, only_present=True)
     return {"types": summarise(rows), "docs": [row.as_dict() for row in rows]}
+
+
+_SUMMARY = re.compile(r"^\d+ files?: ")
+
+
+def messages(stderr: str) -> list[str]:
+    """The command's stderr lines without its closing summary line (``12 files: 11 converted, …``)."""
+    lines = stderr.splitlines()
+    assert lines and _SUMMARY.match(lines[-1]), f"no summary line closes the run: {stderr!r}"
+    return lines[:-1]
