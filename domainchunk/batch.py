@@ -23,9 +23,11 @@ from __future__ import annotations
 import ctypes
 import fnmatch
 import hashlib
+import hmac
 import json
 import multiprocessing as mp
 import os
+import secrets
 import signal
 import stat
 import sys
@@ -48,6 +50,7 @@ SUFFIX = {"jsonl": ".jsonl", "json": ".json", "text": ".txt", "parquet": ".parqu
 # see only chunks (pyarrow skips names starting with "_").
 SIDECAR_DIR = "_domainchunk"
 MANIFEST_NAME = "manifest.jsonl"
+PSEUDONYM_KEY = "pseudonyms.key"  # --mask-phi: the key of the names shown for inputs
 ERRORS_NAME = "errors.jsonl"
 TIMEOUT_GRACE = 0.5  # seconds past --timeout before a worker is killed (process start, IPC)
 # Results that may wait, per worker, behind an earlier slow document. At 4 per worker one large
@@ -743,10 +746,13 @@ class FileSink(Sink):
 class DirSink(Sink):
     """One output file per input, mirroring the input tree under ``root``."""
 
-    def __init__(self, root: Path, fmt: str):
-        self.root, self.fmt = root, fmt
+    def __init__(self, root: Path, fmt: str, names: Callable[[Input], str] | None = None):
+        # names: with --mask-phi, outputs are named by pseudonym, flat (folders may name patients too)
+        self.root, self.fmt, self.names = root, fmt, names
 
     def target(self, inp: Input) -> Path:
+        if self.names is not None:
+            return self.root / (self.names(inp) + SUFFIX[self.fmt])
         return self.root / inp.rel.parent / (inp.rel.name + SUFFIX[self.fmt])
 
     def write(self, inp: Input, conv: Converted) -> dict[str, Any]:
@@ -804,6 +810,10 @@ class FileEvent:
     seconds: float = 0.0
     error: dict[str, str] | None = None
     notes: list[str] = field(default_factory=list)  # warnings: an empty file, a FIFO skipped
+    name: str = ""  # how the input may be shown: its path, or with --mask-phi its pseudonym
+
+    def __post_init__(self) -> None:
+        self.name = self.name or str(self.input.path)
 
 
 @dataclass
@@ -870,7 +880,40 @@ def _convert(task: tuple[str, Options]) -> Converted:
     return convert_file(path, options)
 
 
-def _sink(batch: Batch, stream: IO[str] | None) -> Sink:
+class Pseudonyms:
+    """Input names as they may be shown with ``--mask-phi``: ``record-`` and a keyed hash of the path.
+
+    A file name is often the patient's name, so with masking on it reaches no output file name,
+    error record, warning or log line. The key is random and kept in the sidecar folder, so the
+    names stay the same across resumed runs but cannot be recomputed from a list of likely names;
+    the manifest, local to the batch, ties each pseudonym to its file.
+    """
+
+    def __init__(self, key_file: Path | None):
+        key = None
+        if key_file is not None and key_file.is_file():
+            key = key_file.read_text(encoding="ascii").strip()
+        if not key:
+            key = secrets.token_hex(16)
+            if key_file is not None:
+                with writing(key_file):
+                    key_file.parent.mkdir(parents=True, exist_ok=True)
+                    fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                    with os.fdopen(fd, "w", encoding="ascii") as fh:
+                        fh.write(key + "\n")
+        self.key = key.encode()
+
+    def name(self, inp: Input) -> str:
+        digest = hmac.new(self.key, inp.key.encode(), hashlib.sha256).hexdigest()[:12]
+        return f"record-{digest}{inp.path.suffix.lower()}"
+
+    def hide(self, text: str, inp: Input) -> str:
+        for shown in sorted({str(inp.path), inp.key, str(inp.rel)}, key=len, reverse=True):
+            text = text.replace(shown, self.name(inp))
+        return text
+
+
+def _sink(batch: Batch, stream: IO[str] | None, names: Callable[[Input], str] | None = None) -> Sink:
     if batch.output is None or is_stream(batch.output):
         if batch.resume:
             raise UsageError("--resume", "needs -o (a file or folder to resume into)")
@@ -881,7 +924,7 @@ def _sink(batch: Batch, stream: IO[str] | None) -> Sink:
         with writing(batch.output):
             return StreamSink(open(batch.output, "w", encoding="utf-8"), str(batch.output), owned=True)
     if batch.to_dir:
-        return DirSink(batch.output, batch.options.fmt)
+        return DirSink(batch.output, batch.options.fmt, names)
     # A linked output is written where the link leads: renaming over the link would replace it
     # (as root, over /dev/stdout, the system's own).
     return FileSink(Path(real(batch.output)), batch.options.fmt)
@@ -899,8 +942,10 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
 
     started = time.perf_counter()
     prints = check_options(batch.options)
-    sink = _sink(batch, stream)
     manifest_path, errors_path = side_files(batch.output, batch.to_dir)
+    pseudonyms = Pseudonyms(manifest_path.parent / PSEUDONYM_KEY if manifest_path else None) \
+        if batch.options.mask_phi else None
+    sink = _sink(batch, stream, pseudonyms.name if pseudonyms else None)
     previous = read_manifest(manifest_path) if batch.resume and manifest_path else {}
     # Reading a FIFO or a device would block or never end: such an input is skipped with a note.
     special = [non_regular(inp.path) for inp in batch.inputs]
@@ -953,12 +998,20 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                 else:
                     sink.drop(inp)
                     new_entry = {"input": inp.key, "output": None}
+                    if pseudonyms is not None:
+                        conv.error = {**conv.error, "file": pseudonyms.name(inp),
+                                      "message": pseudonyms.hide(conv.error["message"], inp)}
                     event = FileEvent(inp, "failed", seconds=conv.seconds, error=conv.error, notes=conv.notes)
                     if errors is None and errors_path is not None:
                         errors = AtomicFile(errors_path)
                     if errors is not None:
                         with writing(errors_path or ""):
                             errors.file.write(json.dumps(conv.error, ensure_ascii=False) + "\n")
+            if pseudonyms is not None:
+                event.name = pseudonyms.name(inp)
+                event.notes = [pseudonyms.hide(n, inp) for n in event.notes]
+                if new_entry is not None:
+                    new_entry["masked_name"] = event.name  # the manifest stays local: it may name the file
             if new_entry is not None:
                 entries.append(new_entry)
                 if log is not None:

@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from .errors import UsageError, WriteError
 
@@ -120,17 +120,29 @@ def worker_context(warm: bool = True) -> Any:
 
 
 @contextmanager
-def terminate_as_exit() -> Iterator[None]:
-    """``kill -TERM`` unwinds like Ctrl-C, so temporary files are removed and workers stopped."""
+def terminate_as_exit() -> Iterator[Callable[[], None]]:
+    """``kill -TERM`` unwinds like Ctrl-C, so temporary files are removed and workers stopped.
+
+    Yields a check to call between documents: the handler's SystemExit is lost when the signal
+    lands inside a ``__del__`` (Python ignores exceptions there), so the signal is also
+    remembered and raised again at the next check.
+    """
+    received: list[int] = []
+
     def stop(signum: int, frame: Any) -> None:
+        received.append(signum)
         raise SystemExit(128 + signum)
 
+    def check() -> None:
+        if received:
+            raise SystemExit(128 + received[0])
+
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield check
         return
     previous = signal.signal(signal.SIGTERM, stop)
     try:
-        yield
+        yield check
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -207,17 +219,20 @@ def cmd_chunk(args: argparse.Namespace) -> int:
                   context=None if in_process else worker_context(warm=jobs > 1))
     progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty(), summary=not args.quiet)
 
+    interrupted: Callable[[], None] = lambda: None
+
     def on_event(event) -> None:
+        interrupted()  # a TERM that arrived while the document was being chunked stops here at the latest
         for note in event.notes:
             progress.say(f"domainchunk: warning: {note}")
         if event.error:
             progress.say("domainchunk: " + error_line(event.error))
         elif args.verbose:
-            progress.say(f"{event.status:7} {event.input.path}  {event.chunks} chunks  {event.seconds:.2f}s")
+            progress.say(f"{event.status:7} {event.name}  {event.chunks} chunks  {event.seconds:.2f}s")
         progress.update(event)
 
     try:
-        with terminate_as_exit():
+        with terminate_as_exit() as interrupted:
             summary = run_batch(batch, on_event)
     except WriteError as exc:  # the disk, not the command line: nothing was left half-written
         _err(str(exc))

@@ -246,3 +246,37 @@ def test_resume_redoes_masked_outputs_of_every_type_when_the_phi_vocabulary_chan
     masked, plain = Options(mask_phi=True), Options()
     assert Fingerprints(masked, registry).key("lab_report") != Fingerprints(masked, edited).key("lab_report")
     assert Fingerprints(plain, registry).key("lab_report") == Fingerprints(plain, edited).key("lab_report")
+
+
+def test_with_masking_no_file_name_reaches_output_names_errors_or_logs(tmp_path):
+    # Before: -o DIR/ mirrored 孙示强.txt.jsonl, and errors.jsonl, warnings and -v logs named the file.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    docs = tmp_path / "周示华"  # a folder named after the patient, as hospital exports often are
+    docs.mkdir()
+    (docs / "孙示强.txt").write_text(NARRATIVE, encoding="utf-8")
+    (docs / "孙示强_空.txt").write_text("", encoding="utf-8")
+    (docs / "孙示强_坏.docx").write_bytes(b"not a zip")
+    os.mkfifo(docs / "孙示强_管道.txt")
+    out = tmp_path / "out"
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(docs), "-o", f"{out}/", "--mask-phi",
+                               "-v", "--resume"], capture_output=True, text=True, timeout=120)
+
+    first = run()
+    assert first.returncode == 1, first.stderr  # the broken DOCX fails, the rest converts
+    shown = [p for p in out.rglob("*") if p.is_file() and p.parent.name != "_domainchunk"]
+    shown_text = first.stderr + "".join(p.name for p in shown)
+    shown_text += (out / "_domainchunk" / "errors.jsonl").read_text(encoding="utf-8")
+    assert "孙示强" not in shown_text and "周示华" not in shown_text
+    assert {p.name.split(".")[0][:7] for p in shown} == {"record-"} and len(shown) == 2
+    manifest = [json.loads(line) for line in (out / "_domainchunk" / "manifest.jsonl").read_text(encoding="utf-8").splitlines()]
+    named = {Path(e["input"]).name: e.get("masked_name") for e in manifest}
+    assert named["孙示强.txt"].startswith("record-")  # the local manifest alone ties a name to its file
+    again = run()  # the key in the sidecar folder keeps the names across resumed runs
+    assert sorted(p.name for p in out.glob("record-*")) == sorted(p.name for p in shown)
+    assert "孙示强" not in again.stderr
