@@ -82,6 +82,8 @@ class Options:
     tokenizer: str | None = None
 
     context_fit: bool = False
+    # hook entry points (group domainchunk.hooks) enabled on purpose: they run code
+    allow_hooks: tuple[str, ...] = ()
 
 
 def _sha(*parts: str) -> str:
@@ -137,7 +139,7 @@ def check_options(options: Options) -> Fingerprints:
         from .packing import size_function
 
         size_function(options.tokenizer)  # UsageError names a missing file or package
-    registry = load_rules(options.rules_dir)  # RuleError names the bad rule file
+    registry = load_rules(options.rules_dir, options.allow_hooks)  # RuleError names the bad rule file
     if options.doc_type != "auto" and options.doc_type not in registry:
         known = ", ".join(["auto", *sorted(registry)])
         raise UsageError("--doc-type", f"unknown doc_type {options.doc_type!r} (known: {known})")
@@ -317,7 +319,8 @@ def convert_bytes(data: bytes, source: str, options: Options) -> Converted:
                 size = size_function(options.tokenizer)
             result = chunk_document(doc, options.doc_type, options.max_chars, options.rules_dir, size,
                                     mask_phi=options.mask_phi, context_fit=options.context_fit, pack=options.pack,
-                                    parents=options.parents, overlap=options.overlap)
+                                    parents=options.parents, overlap=options.overlap,
+                                    allow_hooks=options.allow_hooks)
             stage = "render"
             out.payload, out.chunks = render(result, options.fmt), len(result.chunks)
             out.doc_type = result.document.doc_type

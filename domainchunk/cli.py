@@ -152,7 +152,8 @@ def _options(args: argparse.Namespace) -> Any:
 
     return Options(doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
                    mask_phi=args.mask_phi, fmt=args.format, context_fit=args.context_fit,
-                   pack=args.pack, parents=args.parents, overlap=args.overlap, tokenizer=args.tokenizer)
+                   pack=args.pack, parents=args.parents, overlap=args.overlap, tokenizer=args.tokenizer,
+                   allow_hooks=tuple(args.allow_hook or ()))
 
 
 def chunk_stdin(args: argparse.Namespace) -> int:
@@ -422,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "within --max-chars, not only its text")
     c.add_argument("--resume", action="store_true", help="skip inputs whose output is up to date (same content, "
                    "rules and options, per the manifest beside the output)")
+    c.add_argument("--allow-hook", action="append", metavar="NAME",
+                   help="enable the installed hook entry point NAME (group domainchunk.hooks) that a --rules file "
+                   "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     c.add_argument("-v", "--verbose", action="store_true", help="log each file on standard error")
     c.set_defaults(func=cmd_chunk)

@@ -13,7 +13,7 @@ from .models import Chunk, ChunkedDocument, Detection, Document
 from .packing import finish, rules_fingerprint
 from .readers import READERS, read_document
 from .readers.text import text_document
-from .rulefile import RuleFile, load_rules
+from .rulefile import AllowHooks, RuleFile, load_rules
 
 Source = str | bytes | os.PathLike
 SizeFn = Callable[[str], int]
@@ -101,6 +101,7 @@ def chunk_document(
     pack: bool = False,
     parents: bool = False,
     overlap: int = 0,
+    allow_hooks: AllowHooks = False,
 ) -> ChunkedDocument:
     """Chunk a read document; ``doc`` is left as it was (the result holds a copy).
 
@@ -114,7 +115,7 @@ def chunk_document(
         size = guarded_size(size, doc.source)
     # Chunkers record the type, title and document metadata on the document they work on.
     doc = doc.model_copy(update={"metadata": copy.deepcopy(doc.metadata)})
-    registry = load_rules(None if rules_dir is None else Path(rules_dir))
+    registry = load_rules(None if rules_dir is None else Path(rules_dir), allow_hooks)
     if mask_phi:
         from .phi import mask_document
 
@@ -152,6 +153,7 @@ def chunk(
     pack: bool = False,
     parents: bool = False,
     overlap: int = 0,
+    allow_hooks: AllowHooks = False,
 ) -> ChunkedDocument:
     """Chunk a document given as a path, bytes or text.
 
@@ -170,7 +172,7 @@ def chunk(
     """
     doc = load_source(source, name)
     return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit,
-                          pack=pack, parents=parents, overlap=overlap)
+                          pack=pack, parents=parents, overlap=overlap, allow_hooks=allow_hooks)
 
 
 def chunk_text(
@@ -186,13 +188,14 @@ def chunk_text(
     pack: bool = False,
     parents: bool = False,
     overlap: int = 0,
+    allow_hooks: AllowHooks = False,
 ) -> ChunkedDocument:
     """Chunk ``text`` itself, whatever it looks like (a path, a file name); ``name`` is its ``source``."""
     if not isinstance(text, str):
         raise UsageError(name, f"chunk_text takes a str, not {type(text).__name__}")
     doc = text_document(text, name, markdown=text.lstrip().startswith("#"))
     return chunk_document(doc, doc_type, max_chars, rules_dir, size, mask_phi, context_fit,
-                          pack=pack, parents=parents, overlap=overlap)
+                          pack=pack, parents=parents, overlap=overlap, allow_hooks=allow_hooks)
 
 
 __all__ = ["chunk", "chunk_document", "chunk_text", "load_source", "DomainChunkError"]

@@ -1,6 +1,7 @@
 """Rule files: validation errors name the file, the rule and the reason; user folders override."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -324,6 +325,21 @@ def test_entry_point_hook_needs_explicit_opt_in(tmp_path, monkeypatch):
     proc = subprocess.run([sys.executable, "-m", "domainchunk", "rules", "check", str(rules_dir), "--allow-hook", "memo"],
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(site)})
     assert proc.returncode == 0, proc.stderr
+    # the same opt-in chunks with the hook: the API and the chunk command
+    import domainchunk
+
+    result = domainchunk.chunk_text("事项一：示范。", doc_type="memo", rules_dir=rules_dir, allow_hooks=["memo"])
+    assert result.chunks[0].metadata["memo_hook"] is True
+    with pytest.raises(RuleError, match="enable it on purpose"):
+        domainchunk.chunk_text("事项一：示范。", doc_type="memo", rules_dir=rules_dir)
+    doc = tmp_path / "memo.txt"
+    doc.write_text("事项一：示范。", encoding="utf-8")
+    for opt_in, code in (([], 2), (["--allow-hook", "memo"], 0)):
+        proc = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(doc), "--rules", str(rules_dir),
+                               "--doc-type", "memo", "-q", *opt_in],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(site)})
+        assert proc.returncode == code, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[0])["metadata"]["memo_hook"] is True
 
 
 def test_missing_hook_module_is_a_rule_error_at_load(tmp_path, monkeypatch):
