@@ -120,7 +120,8 @@ class Fingerprints:
     def key(self, doc_type: str | None) -> dict[str, Any]:
         rules = self.registry.get(doc_type or "")
         # Every option is part of the output's recipe; the rules folder counts by its files' content.
-        options = {k: v for k, v in asdict(self.options).items() if k != "rules_dir"}
+        # (as the manifest's JSON will give it back: tuples as lists)
+        options = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.options).items() if k != "rules_dir"}
         return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
                 "phi": self.phi, **options}
 
