@@ -17,7 +17,6 @@ from ..outline import Outline, Section
 
 _SPACES = regex.compile(r"[ \t\u3000]+")
 _BLANK = regex.compile(r"^[＿_\s.…（）()]*$")
-_TITLE = regex.compile(r"^.{0,40}?(?:合同|协议|协议书|合同书|契约)(?:（[^）\n]{1,12}）|\([^)\n]{1,12}\))?$")
 _NUMBER_TOKEN = regex.compile(
     r"第[^条\n]{1,10}条|[一二三四五六七八九十百零〇]+[、．.]|\d{1,3}(?:(?:[.．]|-)\d{1,3})*[.．、]?|附[件表图][^\s：:、.．]{0,4}"
 )
@@ -25,16 +24,40 @@ _TITLE_SEP = regex.compile(r"^[、．.：:\s]+")
 _BRACKET_TITLE = regex.compile(r"^[【\[]([^】\]\n]{1,30})[】\]]")
 _BODY_PUNCT = regex.compile(r"[，,；;？?！!＿_]")  # a sentence or a fill-in blank is body text
 _DEFINED = regex.compile(r"[“\"「『]([^”\"」』\n]{1,30})[”\"」』](?:一词|一语)?(?:系指|是指|意指|意为|指)")
-_AMOUNT = regex.compile(
-    r"(?:人民币|RMB|￥|¥|USD|\$)?[ \t\u3000]*\d[\d,，]*(?:\.\d+)?[ \t\u3000]*(?:亿元|万元|元|美元|欧元)"
-    r"|[壹贰叁肆伍陆柒捌玖拾佰仟万亿零]{2,}(?:元整|圆整|元|圆)"
-)
 _DATE = regex.compile(
     r"\d{4}年\d{1,2}月(?:\d{1,2}日)?|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
     r"|[〇○零一二三四五六七八九]{4}年[一二三四五六七八九十]{1,2}月(?:[一二三四五六七八九十]{1,3}日)?"
 )
 _CROSS_REF = regex.compile(r"本(?:合同|协议)(?:之)?\s*(第[0-9一二三四五六七八九十百零〇.．]{1,10}条)")
-_ALIAS = regex.compile(r"(?:以下简称|下称|简称)[“\"]?([^”\"）)，,；;。\n]{1,8})")
+
+
+def _word_set(outline: Outline, group: str) -> set[str]:
+    vocab = outline.rules.terms.get(group, {})
+    return {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
+
+
+def _words(outline: Outline, group: str) -> str:
+    """A vocabulary of the rule file as a plain alternation, longest first (no spaces between
+    characters: these read metadata from text the levels have already cut)."""
+    return "|".join(regex.escape(w) for w in sorted(_word_set(outline, group), key=lambda w: (-len(w), w)))
+
+
+@lru_cache(maxsize=8)
+def _title_pattern(suffixes: str) -> regex.Pattern:
+    return regex.compile(rf"^.{{0,40}}?(?:{suffixes})(?:（[^）\n]{{1,12}}）|\([^)\n]{{1,12}}\))?$")
+
+
+@lru_cache(maxsize=8)
+def _amount_pattern(signs: str, units: str, capital_units: str) -> regex.Pattern:
+    return regex.compile(
+        rf"(?:{signs})?[ \t\u3000]*\d[\d,，]*(?:\.\d+)?[ \t\u3000]*(?:{units})"
+        rf"|[壹贰叁肆伍陆柒捌玖拾佰仟万亿零]{{2,}}(?:{capital_units})"
+    )
+
+
+@lru_cache(maxsize=8)
+def _alias_pattern(markers: str) -> regex.Pattern:
+    return regex.compile(rf"(?:{markers})[“\"]?([^”\"）)，,；;。\n]{{1,8}})")
 
 
 @lru_cache(maxsize=8)
@@ -52,8 +75,7 @@ def _party_pattern(words: tuple[str, ...]) -> regex.Pattern:
 
 
 def _party_words(outline: Outline) -> tuple[str, ...]:
-    vocab = outline.rules.terms.get("party", {})
-    return tuple({w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))})
+    return tuple(_word_set(outline, "party"))
 
 
 def _header_ends(outline: Outline) -> list[int]:
@@ -70,9 +92,10 @@ def _lines(text: str) -> list[str]:
     return [_SPACES.sub("", line) for line in text.splitlines() if line.strip()]
 
 
-def _title(lines: list[str]) -> str | None:
+def _title(lines: list[str], outline: Outline) -> str | None:
+    pattern = _title_pattern(_words(outline, "title_suffix"))
     for line in lines[:10]:
-        if len(line) <= 40 and _TITLE.match(line):
+        if len(line) <= 40 and pattern.match(line):
             return line
     return None
 
@@ -80,6 +103,8 @@ def _title(lines: list[str]) -> str | None:
 def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
     parties: list[dict[str, str]] = []
     seen: set[str] = set()
+    alias_pattern = _alias_pattern(_words(outline, "alias_marker"))
+    alias_roles = _word_set(outline, "alias_role")
     for m in _party_pattern(_party_words(outline)).finditer(header):
         role = _SPACES.sub("", m.group("role"))
         if role in seen:
@@ -90,10 +115,10 @@ def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
         name = regex.split(r"[，,；;。（(]", rest, maxsplit=1)[0].strip("＿_ \u3000")
         if name and not _BLANK.match(name):
             party["name"] = name
-        alias = _ALIAS.search(m.group("paren") or "") or _ALIAS.search(rest)
+        alias = alias_pattern.search(m.group("paren") or "") or alias_pattern.search(rest)
         if alias:
             party["alias"] = alias.group(1)
-        elif m.group("paren") and _SPACES.sub("", m.group("paren")) in ("甲方", "乙方", "丙方", "丁方"):
+        elif m.group("paren") and _SPACES.sub("", m.group("paren")) in alias_roles:
             party["alias"] = m.group("paren")
         parties.append(party)
     return parties
@@ -102,7 +127,7 @@ def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     ends = _header_ends(outline)
     meta: dict[str, Any] = {}
-    title = _title(_lines(doc.text[: ends[0]]))
+    title = _title(_lines(doc.text[: ends[0]]), outline)
     if title:
         meta["title"] = title
     for end in ends:
@@ -142,9 +167,12 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     elif sec.unit is not None and sec.kind == "annex":
         meta["annex"] = sec.unit.label
     text = doc.text[start:end]
+    amount = _amount_pattern(
+        _words(outline, "currency_sign"), _words(outline, "currency_unit"), _words(outline, "capital_currency_unit")
+    )
     found = {
         "defined_terms": _unique(_DEFINED.findall(text)),
-        "amounts": _unique([m.group() for m in _AMOUNT.finditer(text)]),
+        "amounts": _unique([m.group() for m in amount.finditer(text)]),
         "dates": _unique(_DATE.findall(text)),
         "cross_references": _unique([g.replace("．", ".") for g in _CROSS_REF.findall(text)]),
     }
