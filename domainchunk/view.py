@@ -137,7 +137,10 @@ def build_view(text: str) -> View:
         pos += len(line) + 1
     drop = _furniture(text, lines)
     lengths = [len(line.rstrip()) for line in raw_lines]
-    text_lines = [i for i, n in enumerate(lengths) if n and i not in drop and not _COLUMNS.search(raw_lines[i])]
+    # Rows with columns (tabs, or runs of spaces) are left out of the width: a short table's rows
+    # may share a length by chance, and a report of nothing but rows never reads as wrapped.
+    text_lines = [i for i, n in enumerate(lengths)
+                  if n and i not in drop and "\t" not in raw_lines[i] and not _COLUMNS.search(raw_lines[i])]
     width = _wrap_width(lengths, text_lines)
     if not drop and width is None:
         return View(text, length=len(text))

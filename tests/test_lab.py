@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import labforms
@@ -145,6 +145,9 @@ def _expected(report: labforms.Report) -> list[tuple[list[str], list[tuple[str, 
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6))
+@example(seed=892)  # these three were found by this test: their tab rows shared a length and read as
+@example(seed=183)  # hard-wrapped lines
+@example(seed=77500)
 def test_a_report_reads_the_same_in_every_form(seed, tmp_path_factory):
     """Text, space-aligned text, DOCX (a table per panel, captioned or with a merged name row;
     one big table) and PDF give the same panels, paths and rows."""

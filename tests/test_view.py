@@ -112,3 +112,11 @@ def test_an_oversize_wrapped_article_splits_at_its_paragraphs_not_at_its_wraps()
     assert len(pieces) >= 2
     starts = {text.index(p[:8]) for p in paragraphs[4:6]}
     assert all(c.start in starts for c in pieces[1:]), [c.text[:10] for c in pieces]
+
+
+def test_tab_separated_rows_of_one_length_are_not_a_hard_wrap():
+    # A short report whose rows happen to share a length is a table, not prose cut at a width.
+    rows = [f"项目{i}\t{i}.{i}\t1.0-9.9\tU{i}" for i in range(10, 22)]
+    text = "示范检验报告单\n姓名：某甲　性别：女\n血常规\n项目\t结果\t参考范围\t代号\n" + "\n".join(rows) + "\n"
+    assert len({len(r) for r in rows}) == 1
+    assert build_view(text).identity
