@@ -5,18 +5,30 @@ Shared by statutes (本法第十条) and judgments (依照《…》第…条之�
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import regex
 
 from .numerals import CHINESE_NUMERAL, parse_number
+from .rulefile import load_rules
 
 _N = f"[{CHINESE_NUMERAL}0-9]+"
 _ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<para>{_N})款)?(?:第[（(]?(?P<item>{_N})[）)]?项)?"
-_CITATION = regex.compile(
-    rf"(?:《(?P<law>[^《》\n]{{2,80}})》|(?P<self>本(?:法|条例|规定|办法|解释|决定|细则)))?"
-    rf"(?:(?P<sep>[、，和及与或]|以及|或者)?(?:{_ARTICLE}))",
-)
+
+
+@lru_cache(maxsize=8)
+def _citation_regex(self_names: str) -> regex.Pattern:
+    return regex.compile(
+        rf"(?:《(?P<law>[^《》\n]{{2,80}})》|(?P<self>本(?:{self_names})))?"
+        rf"(?:(?P<sep>[、，和及与或]|以及|或者)?(?:{_ARTICLE}))",
+    )
+
+
+@lru_cache(maxsize=1)
+def _builtin_self_names() -> str:
+    # a judgment quoting 本法第X条 reads the words from the built-in statute rule file
+    return load_rules()["statute"].vocabulary_pattern("terms.self_name")
 
 
 def _shorten(law: str) -> str:
@@ -24,18 +36,21 @@ def _shorten(law: str) -> str:
     return regex.sub(r"\s+", "", law)
 
 
-def find_citations(text: str, self_title: str | None = None) -> list[dict[str, Any]]:
+def find_citations(text: str, self_title: str | None = None, self_names: str | None = None) -> list[dict[str, Any]]:
     """Every article cited in ``text``, in order, without repeats.
 
     A bare 第X条 continues the law last named (``《刑法》第十条、第十一条``); with no law
     named it is a reference within the same text, and ``self_title`` (the law's own
-    title) is used when given.
+    title) is used when given. ``self_names`` is the alternation of the words a law cites
+    itself by (本法, 本条例: the statute rule file's ``terms.self_name``); the built-in
+    file's when not given.
     """
     found: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     current: str | None = None
     last_end = -1
-    for m in _CITATION.finditer(text):
+    rx = _citation_regex(_builtin_self_names() if self_names is None else self_names)
+    for m in rx.finditer(text):
         if m.group("law"):
             current = _shorten(m.group("law"))
         elif m.group("self"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 import domainchunk
 
@@ -241,3 +242,17 @@ def test_annex_lines_after_the_last_article_are_units():
     text = "示范条例\n\n第一条 示范条文一。\n\n第二条 示范条文二。\n\n附：示范收费标准\n\n示范内容。\n\n附表1：示范目录\n\n示范目录内容。\n"
     chunks = domainchunk.chunk(text, doc_type="statute").chunks
     assert [(c.path, c.kind) for c in chunks[-2:]] == [(["附"], "annex"), (["附表1"], "annex")]
+
+
+def test_title_and_self_citation_words_are_the_rule_files(tmp_path):
+    """The hooks read the words a title ends with and a law cites itself by from the rule file's
+    terms: extending statute with 守则 makes a 守则 a law with a title and self-citations."""
+    (tmp_path / "statute.yaml").write_text(yaml.safe_dump(
+        {"extends": "statute", "terms": {"title_suffix": {"守则": []}, "self_name": {"守则": []}}}, allow_unicode=True),
+        encoding="utf-8")
+    text = "示范行业守则\n\n第一条 为了规范示范行业，制定本守则。\n\n第二条 违反本守则第一条的，予以批评。\n"
+    default = domainchunk.chunk(text, doc_type="statute").chunks[-1].metadata
+    ours = domainchunk.chunk(text, doc_type="statute", rules_dir=tmp_path).chunks[-1].metadata
+    assert default["law"] is None and default["citations"][0]["law"] is None
+    assert ours["law"] == "示范行业守则"
+    assert ours["citations"] == [{"law": "示范行业守则", "article": 1, "label": "第一条"}]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -15,10 +16,16 @@ from ..citations import find_citations
 from ..models import Document
 from ..outline import Outline, Section
 
-_TITLE = regex.compile(
-    r"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{2,60}?(?:法|法典|条例|规定|办法|细则|解释|决定|决议|批复|答复|通知|修正案)(?:（[^）\n]{1,20}）)?)[ \t\u3000]*$",
-    regex.MULTILINE,
-)
+
+
+@lru_cache(maxsize=8)
+def _title_regex(suffixes: str) -> regex.Pattern:
+    """A line naming a law: it ends with one of the rule file's ``terms.title_suffix`` (…法, …条例)."""
+    return regex.compile(
+        rf"^[ \t\u3000#]*(?P<t>(?:中华人民共和国)?[^\n。；，]{{2,60}}?(?:{suffixes})(?:（[^）\n]{{1,20}}）)?)[ \t\u3000]*$",
+        regex.MULTILINE,
+    )
+
 # The standard re module: this runs once or twice per article, where regex's per-call cost shows.
 _PARAGRAPH_START = re.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
 _PEEK = 16  # how far the item test of a paragraph start looks past its newline
@@ -36,7 +43,7 @@ def _paragraph_starts(text: str, start: int, end: int) -> int:
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     """The law's title: a line naming a law above the first boundary, never a heading of the outline."""
     head_end = outline.headings[0].start if outline.headings else min(len(doc.text), 2000)
-    m = _TITLE.search(doc.text, 0, head_end)
+    m = _title_regex(outline.rules.vocabulary_pattern("terms.title_suffix")).search(doc.text, 0, head_end)
     return {"title": m.group("t")} if m else {}
 
 
@@ -55,7 +62,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     last = first + _paragraph_starts(text, max(start, unit.end), end)
     meta["paragraphs"] = [first, last]
     body_from = max(start, unit.content + len(unit.label))
-    cites = find_citations(text[body_from:end], doc.metadata.get("title"))
+    cites = find_citations(text[body_from:end], doc.metadata.get("title"), outline.rules.vocabulary_pattern("terms.self_name"))
     if cites:
         meta["citations"] = cites
     return meta
