@@ -22,10 +22,10 @@ def test_the_python_snippet_runs_as_written() -> None:
     finally:
         os.chdir(cwd)
     printed = out.getvalue()
-    assert printed.startswith("statute ")
+    assert printed.startswith("statute 13.3\n")
     # what the comments promise is what the snippet prints
     assert "(['第一章 总则', '第一条至第二条'], 'pack', 2)" in printed
-    assert "['第一章 总则', '第一条'] article statute.article" in printed
+    assert "['第一章 总则', '第一条'] article statute.article article-number []" in printed
 
 
 def test_ci_runs_the_readme_test_command() -> None:
