@@ -38,8 +38,12 @@ from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
 # A page number that extraction glued to the start of a line (``12第二十五条``) is passed over,
-# but only when no level matches the line as it is (the lazy ``??``): ``1.`` stays a clause.
-LINE_PREFIX = r"[ \t\u3000]*(?:\d{1,4}(?![\d.．、,，:：;；)）\]】%/\s-]))??(?:#{1,6}(?!#)[ \t]*)?"
+# but only when the level does not match the line as it is (the lazy ``??``): ``1.`` stays a clause.
+_INDENT = r"[ \t\u3000]*"
+_GLUED_NUMBER = r"\d{1,4}(?![\d.．、,，:：;；)）\]】%/\s-])"
+_MARKS = r"(?:#{1,6}(?!#)[ \t]*)?"
+LINE_PREFIX = f"{_INDENT}(?:{_GLUED_NUMBER})??{_MARKS}"
+_GLUED_START = regex.compile(_INDENT + _GLUED_NUMBER)
 # A pattern may look this far past the end of its line (a signature block's next lines). The
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
@@ -125,8 +129,16 @@ def _combined(levels: list[Level]) -> regex.Pattern | None:
     """All levels in one alternation; group ``_cI`` holds what level I matched."""
     if not levels:
         return None
-    body = "|".join(f"(?P<_c{i}>{expand(lv.pattern)})" for i, lv in enumerate(levels))
-    return regex.compile(f"^{LINE_PREFIX}(?:{body})", regex.MULTILINE | regex.VERSION0)
+    return regex.compile(f"^{LINE_PREFIX}(?:{_alternation(levels)})", regex.MULTILINE | regex.VERSION0)
+
+
+def _alternation(levels: list[Level]) -> str:
+    return "|".join(f"(?P<_c{i}>{expand(lv.pattern)})" for i, lv in enumerate(levels))
+
+
+def _glued_combined(levels: list[Level]) -> regex.Pattern:
+    """The combined pattern with a glued page number passed over: what the levels match past it."""
+    return regex.compile(f"{_INDENT}{_GLUED_NUMBER}{_MARKS}(?:{_alternation(levels)})", regex.VERSION0)
 
 
 def _sentence_combined(levels: list[Level]) -> regex.Pattern | None:
@@ -339,7 +351,10 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
 
     At a line start the levels before the one the combined pass matched cannot
     match (one regex pass instead of one per level and line), except levels whose
-    own pattern begins with ``#``, which the Markdown prefix may have hidden.
+    own pattern begins with ``#``, which the Markdown prefix may have hidden. A line
+    that starts with digits is also matched past them: a catch-all level may take
+    ``2如不服…`` as written, while an earlier level matches once the glued page
+    number is passed over, and each level tries both.
     """
     text = doc.text
     toc = toc_spans(doc)
@@ -349,8 +364,13 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
     combined = _combined(levels)
     if combined is None:  # no levels: nothing can open
         return [], toc
+    glued = _glued_combined(levels)
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
+        if first and _GLUED_START.match(text, m.start()):
+            past = glued.match(text, m.start(), timeout=PATTERN_TIMEOUT)
+            if past is not None:
+                first = min(first, next(i for i, name in enumerate(names) if past.start(name) >= 0))
         found[m.start()] = (True, first)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
@@ -615,6 +635,7 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
         levels = _document_levels(rules)
         if levels:
             _combined(levels)
+            _glued_combined(levels)
             _sentence_combined(levels)
         for level in rules.levels:
             _line_regex(level)

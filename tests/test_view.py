@@ -120,3 +120,22 @@ def test_tab_separated_rows_of_one_length_are_not_a_hard_wrap():
     text = "示范检验报告单\n姓名：某甲　性别：女\n血常规\n项目\t结果\t参考范围\t代号\n" + "\n".join(rows) + "\n"
     assert len({len(r) for r in rows}) == 1
     assert build_view(text).identity
+
+
+JUDGMENT = [
+    "某某区人民法院", "民事判决书", "（2020）某0101民初100号", "原告甲某，男，住某市。", "被告乙公司，住所地某市。",
+    "原告甲某与被告乙公司买卖合同纠纷一案，本院立案后依法适用简易程序公开开庭进行了审理。本案现已审理终结。",
+    "原告甲某向本院提出诉讼请求：判令被告支付货款一万元。", "被告乙公司辩称，货款已经付清。",
+    "本院经审理认定事实如下：双方签订买卖合同，原告交付了货物。", "本院认为，双方的买卖合同合法有效，被告应当支付货款。",
+    "依照《中华人民共和国民法典》第五百七十九条的规定，判决如下：", "被告乙公司于本判决生效之日起十日内支付原告甲某货款一万元。",
+    "2如不服本判决，可在判决书送达之日起十五日内向本院递交上诉状，上诉于某市中级人民法院。",
+    "审判员丙某", "二〇二〇年五月一日", "书记员丁某",
+]
+
+
+def test_a_glued_page_number_does_not_give_the_line_to_a_catch_all_level():
+    # A paragraph level matches ``2如不服…`` as written; the closing, an earlier level, matches
+    # once the glued 2 is passed over, and it must still be tried.
+    chunks = domainchunk.chunk("\n".join(JUDGMENT) + "\n", doc_type="judgment", max_chars=1000).chunks
+    assert chunks[-1].rule == "judgment.closing"
+    assert chunks[-1].text.startswith("2如不服本判决")
