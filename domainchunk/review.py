@@ -50,7 +50,7 @@ def review_html(results: Sequence[ChunkedDocument], max_chars: int | None = None
     A chunk is flagged oversize past ``max_chars``, or, without it, past its rule file's limit.
     """
     registry = load_rules(rules_dir)
-    limits = [max_chars or registry[r.chunks[0].doc_type if r.chunks else "generic"].max_chars for r in results]
+    limits = [max_chars or registry[r.document.doc_type or "generic"].max_chars for r in results]
     data = {"page_size": PAGE_SIZE, "documents": [_document_data(r, n) for r, n in zip(results, limits)]}
     # JSON inside <script>: a "<" of the text could close or re-open the element, so none is left.
     payload = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
