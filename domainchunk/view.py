@@ -20,6 +20,8 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
+from .numerals import CHINESE_NUMERAL
+
 # A page-number line: decorated digits (— 12 —, - 3 -), 第3页 共10页, 3/10, Page 3 of 10.
 _PAGE_NUMBER = re.compile(
     r"(?m)^[ \t\u3000]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
@@ -31,15 +33,36 @@ _PAGE_NUMBER = re.compile(
 # A running title repeats beside the page numbers on this many pages; it is a short line.
 RUNNING_TITLE_PAGES = 2
 RUNNING_TITLE_MAX = 40
-# Hard wrapping: the common width lies in this range, this share of the text lines reach it,
-# and hardly any line is longer (a wrapped text has no long lines; a normal one has many).
+# Hard wrapping: the width a text was cut at is the commonest length among its long lines (at
+# least WRAP_WIDTHS.start characters), and it lies in WRAP_WIDTHS; at least WRAP_MIN_FULL lines
+# and WRAP_FULL_SHARE of the long lines reach it, hardly any line is longer (a wrapped text has
+# no long lines; a normal one has many), and most of the lines at the width end mid-sentence: a
+# cut falls anywhere, while a line its writer ended (a one-line paragraph that happens to be
+# the longest) ends in punctuation. Shares, not counts of the whole text: a short judgment cut
+# at 36 may have three full lines among a dozen short ones (names, dates, signatures).
 WRAP_WIDTHS = range(20, 81)
-WRAP_FULL_SHARE = 0.25
-WRAP_LONG_SHARE = 0.02
 WRAP_MIN_LINES = 5
-WRAP_EXACT_SHARE = 0.1
-# A line that ends a sentence, a clause or a label is not wrapped, even at full width.
+WRAP_MIN_FULL = 3
+WRAP_FULL_SHARE = 0.3
+WRAP_LONG_SHARE = 0.02
+WRAP_FINISHED_SHARE = 0.5
+# A line that ends a sentence, a clause or a label may end a paragraph even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
+# ... but in a wrapped text a cut falls after a 。 as often as anywhere, so the line after one
+# still continues it unless it reads as an opener of its own: a numbered label (第…, 一、, （一）,
+# 1., ①), a bracketed or Markdown heading, a short line with no sentence punctuation (a
+# heading, a signature, a date), or a field label right at the line start (诊断依据：). A line
+# that starts with a space continues: the cut fell on the gap a writer left between two
+# sentences of one paragraph (…。 查体：…). A sentence's opening words (本院认为，) are no sign.
+_OPENER = re.compile(
+    rf"[ \t\u3000]*(?:第[ \t\u3000]*[{CHINESE_NUMERAL}0-9０-９]"
+    rf"|[{CHINESE_NUMERAL}]+[ \t\u3000]*[、．.]"
+    rf"|[（(][ \t\u3000]*[{CHINESE_NUMERAL}0-9０-９]+[ \t\u3000]*[）)]"
+    r"|[0-9０-９]+[、．.)）](?![0-9０-９])"
+    r"|[\u2460-\u2473\u3251-\u325f【〔\[#])"
+)
+_FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]")
+_SENTENCE_MARK = re.compile(r"[，,。；;！？!?]")
 # A text table pads its columns with runs of spaces, so its rows may all have one length: they
 # do not count when the wrap width is measured, so such a table never reads as hard-wrapped.
 # (Tab-separated rows vary in length, and a long one cut at the width is wrapped like prose.)
@@ -110,21 +133,36 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     return out
 
 
-def _wrap_width(lengths: list[int], text_lines: list[int]) -> int | None:
+def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool]) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut."""
     if len(text_lines) < WRAP_MIN_LINES:
         return None
-    counts = Counter(lengths[i] for i in text_lines)
+    long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start]
+    counts = Counter(lengths[i] for i in long_lines)
     width = max((w for w in counts if w in WRAP_WIDTHS), key=lambda w: (counts[w], w), default=None)
-    # CJK text is cut at one exact width: many lines share it, not just a spread of similar lengths.
-    if width is None or counts[width] < max(WRAP_MIN_LINES, WRAP_EXACT_SHARE * len(text_lines)):
+    # CJK text is cut at one exact width: several lines share it, not just a spread of similar lengths.
+    if width is None or counts[width] < WRAP_MIN_FULL:
         return None
-    tol = max(1, width // 18)
-    full = sum(c for w, c in counts.items() if width - tol <= w <= width + tol)
-    longer = sum(c for w, c in counts.items() if w > width + tol)
-    if full < max(WRAP_MIN_LINES, WRAP_FULL_SHARE * len(text_lines)) or longer > WRAP_LONG_SHARE * len(text_lines):
+    tol = _tolerance(width)
+    full = [i for i in long_lines if width - tol <= lengths[i] <= width + tol]
+    longer = sum(lengths[i] > width + tol for i in text_lines)
+    if (len(full) < WRAP_FULL_SHARE * len(long_lines) or longer > WRAP_LONG_SHARE * len(text_lines)
+            or sum(finished[i] for i in full) > WRAP_FINISHED_SHARE * len(full)):
         return None
-    return width - tol
+    return width
+
+
+def _tolerance(width: int) -> int:
+    """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
+    return max(1, width // 18)
+
+
+def _opens(line: str, width: int) -> bool:
+    """Whether ``line``, after a line that may have ended its paragraph right at the wrap width,
+    starts a paragraph of its own rather than continuing the one cut there."""
+    if _OPENER.match(line) or _FIELD.match(line):
+        return True
+    return len(line.strip()) < width and not _SENTENCE_MARK.search(line)
 
 
 def build_view(text: str) -> View:
@@ -136,33 +174,49 @@ def build_view(text: str) -> View:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
     drop = _furniture(text, lines)
-    lengths = [len(line.rstrip()) for line in raw_lines]
+    # A line's length counts its trailing spaces: a table row cut at the width keeps the padding
+    # before the cut, and without it the row would look shorter than the width and end there.
+    lengths = [len(line) if line.strip() else 0 for line in raw_lines]
+    # A line ends in punctuation only when nothing follows it: one cut just after the space that
+    # followed a 。 was going on with the paragraph.
+    finished = [line.endswith(_FINISHED) for line in raw_lines]
     # Rows with columns (tabs, or runs of spaces) are left out of the width: a short table's rows
     # may share a length by chance, and a report of nothing but rows never reads as wrapped.
     text_lines = [i for i, n in enumerate(lengths)
                   if n and i not in drop and "\t" not in raw_lines[i] and not _COLUMNS.search(raw_lines[i])]
-    width = _wrap_width(lengths, text_lines)
+    width = _wrap_width(lengths, text_lines, finished)
     if not drop and width is None:
         return View(text, length=len(text))
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
     runs: list[list[int]] = []
-    prev_full = False  # the previous kept line was cut at the wrap width
+    # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
+    prev_cut = prev_open = prev_columns = False
     for i, (a, b) in enumerate(lines):
         if i in drop:
             continue
         line = raw_lines[i]
         stripped = line.strip()
-        joins = prev_full and bool(stripped) and runs
+        joins = prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
         if joins:
-            start = a + len(line) - len(line.lstrip())
+            # A continuation's indentation is no text, except in a row of columns, where the cut
+            # may fall inside the spaces between two cells.
+            start = a if prev_columns else a + len(line) - len(line.lstrip())
             runs[-1][1] = runs[-1][1] - 1  # drop the line break before this line
             runs.append([start, b + 1])
         else:
             runs.append([a, b + 1])
+        # A line that runs to the exact width was cut there, whatever its last character (a cut
+        # falls after a 。 as often as anywhere), and so was one a little short of it (a
+        # proportional font, half-width digits) that ends mid-sentence; either may still be the
+        # end of a paragraph that happens to fill the width, and then the next line reads as an
+        # opener. A line that ends in punctuation short of the width was ended by its writer.
         # A row with columns (tabs, runs of spaces) cut at the width is wrapped like any line;
         # the width itself was measured on the lines without columns.
-        prev_full = width is not None and lengths[i] >= width and not stripped.endswith(_FINISHED)
+        exact = width is not None and lengths[i] >= width
+        prev_cut = exact or (width is not None and lengths[i] >= width - _tolerance(width) and not finished[i])
+        prev_open = finished[i] or not exact
+        prev_columns = "\t" in line or bool(_COLUMNS.search(line))
     runs[-1][1] = min(runs[-1][1], len(text))
     pieces: list[str] = []
     vstarts: list[int] = []

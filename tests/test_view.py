@@ -11,7 +11,7 @@ def _wrap(paragraphs: list[str], width: int = WIDTH) -> str:
     """Hard-wrap each paragraph at ``width`` characters, as PDF text extraction does."""
     lines = []
     for p in paragraphs:
-        lines.extend(p[i : i + width] for i in range(0, len(p), width))
+        lines.extend(p[i : i + width] for i in range(0, max(len(p), 1), width))  # "" stays a blank line
     return "\n".join(lines) + "\n"
 
 
@@ -139,3 +139,114 @@ def test_a_glued_page_number_does_not_give_the_line_to_a_catch_all_level():
     chunks = domainchunk.chunk("\n".join(JUDGMENT) + "\n", doc_type="judgment", max_chars=1000).chunks
     assert chunks[-1].rule == "judgment.closing"
     assert chunks[-1].text.startswith("2如不服本判决")
+
+
+def _chunks(text: str, doc_type: str) -> list[tuple]:
+    return [(c.path, c.rule, c.text.split()[0][:8]) for c in domainchunk.chunk(text, doc_type=doc_type).chunks]
+
+
+RECORD = [
+    "【首次病程记录】",
+    "病例特点：患者男性，六十岁，因反复咳嗽咳痰十年，加重伴气促三天入院，既往吸烟二十余年，现已戒烟。",
+    "诊断依据：1、老年男性，慢性病程急性加重；2、咳嗽咳痰伴气促；3、双肺可闻及湿啰音。",
+    "诊疗计划：完善血常规、胸部影像等检查，予抗感染、化痰、平喘等对症治疗，密切观察病情。",
+    "【日常病程记录】",
+    "2024-03-01 08:30 主治医师查房",
+    "观察记录：患者精神好，饮食睡眠均可，大小便正常。 查体：体温三十六度五，心肺听诊未闻及明显异常，腹软。",
+    "2024-03-02 08:30 主任医师查房",
+    "观察记录：患者精神好，饮食睡眠可，大小便正常。 查体：体温三十六度八，双肺呼吸音清，心律齐，腹软。",
+    "诊疗计划：继续目前治疗方案，复查血常规及炎症指标，根据结果调整抗生素的使用。",
+]
+
+
+def test_a_cut_after_a_full_stop_continues_unless_the_next_line_opens():
+    # Wrapped at the width, a cut falls right after a 。 (or the space after it) inside a note,
+    # putting 查体： at a line start; and a paragraph ends exactly at the width before 诊断依据：.
+    text = _wrap(RECORD)
+    lines = text.splitlines()
+    after_full_stop = [lines[i + 1] for i, line in enumerate(lines[:-1]) if len(line) == WIDTH and line.rstrip().endswith("。")]
+    assert any(n.startswith("诊断依据") for n in after_full_stop), "a paragraph ends at the width"
+    assert any(n.startswith(" 查体") for n in after_full_stop) and any(n.startswith("查体") for n in after_full_stop)
+    assert _chunks(text, "medical_record") == _chunks("\n".join(RECORD) + "\n", "medical_record")
+    assert not any(path[-1] == "查体" for path, _, _ in _chunks(text, "medical_record"))
+
+
+def test_a_numbered_label_after_a_line_that_fills_the_width_opens():
+    # 第三条's text ends exactly at the width: the next article still opens on its own line.
+    articles = ARTICLES[:3] + ["第三条示范区域的管理机构应当履行职责并接受监督。"] + ARTICLES[4:]
+    assert len(articles[3]) == WIDTH
+    text = _wrap(articles)
+    assert "\n第四条" in build_view(text).text
+    chunks = domainchunk.chunk(text, doc_type="statute").chunks
+    assert [c.path for c in chunks[1:]] == [[f"第{n}条"] for n in "一二三四五六"]
+
+
+SHORT_RULING = [
+    "某某区人民法院", "民事裁定书", "（2024）某0101民初200号", "",
+    "原告：甲某，男，住某市某区。", "被告：乙公司，住所地某市某区某路一号。", "",
+    "原告甲某与被告乙公司买卖合同纠纷一案，本院于2024年3月1日立案。原告甲某于2024年4月2日向本院提出撤诉申请。", "",
+    "本院认为，原告甲某在本案审理期间提出撤诉申请，系其真实意思表示，且不违反法律规定，应予准许。依照《中华人民共和国民事诉讼法》第一百四十八条的规定，裁定如下：", "",
+    "准许原告甲某撤诉。", "", "案件受理费减半收取计五十元，由原告甲某负担。", "",
+    "审判员　丙某", "", "二〇二四年四月三日", "", "书记员　丁某",
+]
+
+
+def test_a_short_ruling_with_few_full_lines_is_read_as_wrapped():
+    # Three lines reach the width of 36 among a dozen short ones (names, dates, signatures).
+    text = _wrap(SHORT_RULING, width=36)
+    assert sum(len(line) == 36 for line in text.splitlines()) == 3
+    view = build_view(text)
+    assert not view.identity and "依照《中华人民共和国民事诉讼法》第一百四十八条的规定，裁定如下" in view.text
+    assert _chunks(text, "judgment") == _chunks("\n".join(SHORT_RULING) + "\n", "judgment")
+
+
+def test_lines_whose_longest_share_a_length_but_end_their_sentences_are_not_wrapped():
+    # A form whose longest lines happen to share a length, each a sentence of its own.
+    lines = ["示范登记表", "第一项：申请人应当如实填写本表的全部内容。", "第二项：申请人应当在规定的期限内提交本表。",
+             "第三项：受理机关应当在五日内作出书面决定。", "备注：无", "签名：", "日期："]
+    assert len({len(line) for line in lines[1:4]}) == 1
+    assert build_view("\n".join(lines) + "\n").identity
+    prose = ["示范条例", *ARTICLES[1:], "附则：本条例由某机关负责解释。"]
+    assert build_view("\n".join(prose) + "\n").identity
+
+
+LAB = [
+    "示范医院检验报告单",
+    "姓名：某甲　性别：女　年龄：40岁　病历号：0012345　科别：内分泌科　床号：8",
+    "标本种类：全血　样本号：20240301-001　临床诊断：糖尿病",
+    "检验项目：血常规",
+    "No  项目                      结果      提示  单位        参考区间",
+    "1   白细胞计数 WBC            11.3      ↑     10^9/L      3.5-9.5",
+    "2   血红蛋白 HGB              120             g/L         115-150",
+    "检验者：某乙　审核者：某丙　本报告仅对所检标本负责",
+    "",
+    "示范医院检验报告单",
+    "姓名：某甲　性别：女　年龄：40岁　病历号：0012345　科别：内分泌科　床号：8",
+    "标本种类：血清　样本号：20240301-002　临床诊断：糖尿病",
+    "检验项目：肝功能",
+    "No  项目                      结果      提示  单位        参考区间",
+    "1   谷丙转氨酶 ALT            85        ↑     U/L         7-40",
+    "2   谷草转氨酶 AST            30              U/L         13-35",
+    "检验者：某乙　审核者：某丙　本报告仅对所检标本负责",
+    "",
+    "示范医院检验报告单",
+    "姓名：某甲　性别：女　年龄：40岁　病历号：0012345　科别：内分泌科　床号：8",
+    "标本种类：血清　样本号：20240301-003　临床诊断：糖尿病",
+    "检验项目：血脂",
+    "No  项目                      结果      提示  单位        参考区间",
+    "1   总胆固醇 TC               4.2             mmol/L      0-5.2",
+    "2   甘油三酯 TG               2.9       ↑     mmol/L      0-1.7",
+    "检验者：某乙　审核者：某丙　本报告仅对所检标本负责",
+]
+
+
+def test_a_printed_lab_report_wrapped_at_36_keeps_its_panels():
+    # The padded header and result rows are cut inside their column gaps, and a patient line is
+    # cut inside its department's name: each panel still opens at its report's title, as unwrapped.
+    text = _wrap(LAB, width=36)
+    assert "No  项目                      结果      \n" in text
+    expected = [(["血常规"], "示范医院"), (["肝功能"], "示范医院"), (["血脂"], "示范医院")]
+    chunks = domainchunk.chunk(text, doc_type="lab_report").chunks
+    assert [(c.path, c.text[:4]) for c in chunks] == expected
+    unwrapped = domainchunk.chunk("\n".join(LAB) + "\n", doc_type="lab_report").chunks
+    assert [(c.path, c.text[:4]) for c in unwrapped] == expected
