@@ -20,7 +20,9 @@ from ..outline import Heading, Outline, Section
 from ..rulefile import RuleFile
 from .lab import text_results
 
-_DATE = r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?"
+# A day is never followed by a time's colon: in a date glued to its time (2023-3-29:15, spaces
+# dropped by extraction) the digits before the colon are the hour.
+_DATE = r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}(?![:：])日?"
 _DATE_RX = regex.compile(_DATE)
 # A record's time written alone on the line under its title (首次病程记录 / 2023-10-01 15:30).
 _TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>" + _DATE + ")")
