@@ -187,3 +187,17 @@ def test_under_skips_blank_lines_only_when_allowed():
     assert spaced.holds(text, text.index("一"))
     assert not tight.holds(text, text.index("一"))
     assert not spaced.holds("一、示范", 0)  # the first line has no line above
+
+
+def test_words_that_begin_with_a_numeral_come_from_the_rule_file(tmp_path):
+    """A user's rules folder adds a 一X word; the glued-number variant then refuses it too."""
+    import yaml
+
+    text = "示范合同\n\n一览约定：\n示范。\n二付款：\n示范。\n三其他：\n示范。\n"
+    (tmp_path / "contract.yaml").write_text(yaml.safe_dump(
+        {"extends": "contract", "version": "firm-1", "terms": {"numeral_word": {"一览": []}}}, allow_unicode=True),
+        encoding="utf-8")
+    builtin = domainchunk.chunk_text(text, doc_type="contract").chunks
+    ours = domainchunk.chunk_text(text, doc_type="contract", rules_dir=tmp_path).chunks
+    assert [c.path for c in builtin if c.kind == "clause"] == [["一览约定："], ["二付款："], ["三其他："]]
+    assert [c.path for c in ours if c.kind == "clause"] == [["二付款："], ["三其他："]]
