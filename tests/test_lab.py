@@ -23,24 +23,51 @@ VOCAB = vocab(load_rules()["lab_report"])
      ("阳性(+)", "abnormal"), ("(+)", "abnormal"), ("正常", None), ("", None), ("阴性(-)", None)],
 )
 def test_flags_are_normalised(written, flag):
-    assert normalise_flag(written) == flag
+    assert normalise_flag(written, VOCAB) == flag
 
 
 def test_columns_by_header_in_any_order():
     columns = header_columns("结果\t单位\t项目名称\t参考范围\t提示", VOCAB)
-    item = parse_row(split_cells("5.9\tmmol/L\t葡萄糖\t3.9-6.1\t"), columns)
+    item = parse_row(split_cells("5.9\tmmol/L\t葡萄糖\t3.9-6.1\t"), VOCAB, columns)
     assert item == {"name": "葡萄糖", "result": "5.9", "unit": "mmol/L", "ref": "3.9-6.1", "flag": None}
 
 
 def test_columns_by_values_without_header():
-    item = parse_row("3 血红蛋白 HGB 98 ↓ g/L 115-150".split())
+    item = parse_row("3 血红蛋白 HGB 98 ↓ g/L 115-150".split(), VOCAB)
     assert item == {"name": "血红蛋白 HGB", "result": "98", "unit": "g/L", "ref": "115-150", "flag": "low"}
 
 
 def test_lis_entries_keep_the_labs_judgement():
-    items = parse_lis("报告时间:2024-01-01 08:00:00\t检验详情:钾:3.1mmol/L,偏低;\t钠:140mmol/L,正常;\t")
+    items = parse_lis("报告时间:2024-01-01 08:00:00\t检验详情:钾:3.1mmol/L,偏低;\t钠:140mmol/L,正常;\t", VOCAB)
     assert [(i["name"], i["result"], i["unit"], i["flag"]) for i in items] == [
         ("钾", "3.1", "mmol/L", "low"), ("钠", "140", "mmol/L", None)]
+
+
+_lis_text = st.text(alphabet="钾钠:：,;；\t\n 3.1mol/L偏低", max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_lis_text)
+@example(text="a:b:c;")  # the name may hold a colon: the last one before the value is the entry's
+@example(text=":a;b:c;")  # a run that opens with its only colon holds no entry
+def test_lis_entries_are_those_the_entry_pattern_finds(text):
+    """The run-by-run reading finds exactly what the entry pattern finds scanning every position."""
+    from domainchunk.chunkers.lab import _LIS_ENTRY, lis_entries
+
+    assert [m.span() for m in lis_entries(text)] == [m.span() for m in _LIS_ENTRY.finditer(text)]
+
+
+def test_flag_and_result_words_come_from_the_rule_file(tmp_path):
+    """A lab extends the vocabulary in its rules folder: its own flag word and qualitative result."""
+    import yaml
+
+    (tmp_path / "lab_report.yaml").write_text(yaml.safe_dump({
+        "extends": "lab_report", "version": "lab-1",
+        "terms": {"flag_high": {"偏高": ["Hi"]}, "qualitative_result": {"阳性": ["可疑"]}}}, allow_unicode=True), encoding="utf-8")
+    ours = vocab(load_rules(tmp_path)["lab_report"])
+    assert normalise_flag("Hi", ours) == "high" and normalise_flag("Hi", VOCAB) is None
+    assert parse_row(["隐血", "可疑"], ours)["result"] == "可疑"
+    assert parse_row(["隐血", "可疑"], VOCAB) is None
 
 
 def test_inline_panel_in_running_text():
@@ -91,7 +118,7 @@ def test_panel_split_keeps_rows_whole_and_repeats_header(rows, max_chars):
 def test_misaligned_row_is_read_word_by_word():
     columns = header_columns("序号  项目名称            结果     单位      参考范围", VOCAB)
     row = "2     天门冬氨酸氨基转移酶 45 ↑    U/L       15-40"
-    item = parse_row(split_cells(row), columns)
+    item = parse_row(split_cells(row), VOCAB, columns)
     assert item == {"name": "天门冬氨酸氨基转移酶", "result": "45", "unit": "U/L", "ref": "15-40", "flag": "high"}
 
 

@@ -17,18 +17,34 @@ from ..outline import Outline, Section
 
 _SPACES = regex.compile(r"[ \t\u3000]+")
 _BLANK = regex.compile(r"^[＿_\s.…（）()]*$")
-_NUMBER_TOKEN = regex.compile(
-    r"第[^条\n]{1,10}条|[一二三四五六七八九十百零〇]+[、．.]|\d{1,3}(?:(?:[.．]|-)\d{1,3})*[.．、]?|附[件表图][^\s：:、.．]{0,4}"
-)
 _TITLE_SEP = regex.compile(r"^[、．.：:\s]+")
 _BRACKET_TITLE = regex.compile(r"^[【\[]([^】\]\n]{1,30})[】\]]")
 _BODY_PUNCT = regex.compile(r"[，,；;？?！!＿_]")  # a sentence or a fill-in blank is body text
-_DEFINED = regex.compile(r"[“\"「『]([^”\"」』\n]{1,30})[”\"」』](?:一词|一语)?(?:系指|是指|意指|意为|指)")
 _DATE = regex.compile(
     r"\d{4}年\d{1,2}月(?:\d{1,2}日)?|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"
     r"|[〇○零一二三四五六七八九]{4}年[一二三四五六七八九十]{1,2}月(?:[一二三四五六七八九十]{1,3}日)?"
 )
-_CROSS_REF = regex.compile(r"本(?:合同|协议)(?:之)?\s*(第[0-9一二三四五六七八九十百零〇.．]{1,10}条)")
+
+
+@lru_cache(maxsize=8)
+def _number_token(annex_words: str) -> regex.Pattern:
+    """A clause's number as written at its line start (第X条, 一、, 1.1, 附件一)."""
+    return regex.compile(
+        rf"第[^条\n]{{1,10}}条|[一二三四五六七八九十百零〇]+[、．.]|\d{{1,3}}(?:(?:[.．]|-)\d{{1,3}})*[.．、]?"
+        rf"|(?:{annex_words})[^\s：:、.．]{{0,4}}"
+    )
+
+
+@lru_cache(maxsize=8)
+def _defined_pattern(term_words: str, markers: str) -> regex.Pattern:
+    """A quoted term a definitions clause defines (“本合同”系指…, “甲方”一词是指…)."""
+    return regex.compile(rf"[“\"「『]([^”\"」』\n]{{1,30}})[”\"」』](?:{term_words})?(?:{markers})")
+
+
+@lru_cache(maxsize=8)
+def _cross_ref_pattern(self_names: str) -> regex.Pattern:
+    """A reference to one of the contract's own clauses (本合同第五条, 本协议之第2.1条)."""
+    return regex.compile(rf"(?:{self_names})(?:之)?\s*(第[0-9一二三四五六七八九十百零〇.．]{{1,10}}条)")
 
 
 def _word_set(outline: Outline, group: str) -> set[str]:
@@ -138,11 +154,11 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     return meta
 
 
-def _clause_number_and_title(doc: Document, sec: Section) -> dict[str, str]:
+def _clause_number_and_title(doc: Document, outline: Outline, sec: Section) -> dict[str, str]:
     unit = sec.unit
     assert unit is not None  # called for clause units only
     line = doc.text[unit.content : unit.end].strip()
-    token = _NUMBER_TOKEN.match(line)
+    token = _number_token(_words(outline, "annex_word")).match(line)
     number = token.group().rstrip("、．.") if token and unit.level.label != "token" else unit.label
     rest = _TITLE_SEP.sub("", line[token.end() :] if token else line[len(unit.label) :])
     meta = {"clause": number if unit.level.label != "token" else unit.label}
@@ -163,7 +179,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
         if doc.metadata.get(key):
             meta["contract" if key == "title" else key] = doc.metadata[key]
     if sec.unit is not None and sec.kind == "clause":
-        meta.update(_clause_number_and_title(doc, sec))
+        meta.update(_clause_number_and_title(doc, outline, sec))
     elif sec.unit is not None and sec.kind == "annex":
         meta["annex"] = sec.unit.label
     text = doc.text[start:end]
@@ -171,10 +187,12 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
         _words(outline, "currency_sign"), _words(outline, "currency_unit"), _words(outline, "capital_currency_unit")
     )
     found = {
-        "defined_terms": _unique(_DEFINED.findall(text)),
+        "defined_terms": _unique(_defined_pattern(_words(outline, "term_word"), _words(outline, "definition_marker"))
+                                 .findall(text)),
         "amounts": _unique([m.group() for m in amount.finditer(text)]),
         "dates": _unique(_DATE.findall(text)),
-        "cross_references": _unique([g.replace("．", ".") for g in _CROSS_REF.findall(text)]),
+        "cross_references": _unique([g.replace("．", ".") for g in _cross_ref_pattern(_words(outline, "self_name"))
+                                     .findall(text)]),
     }
     meta.update({k: v for k, v in found.items() if v})
     return meta

@@ -16,25 +16,43 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, Iterator
 
 import regex
 
 from ..models import Document
 from ..outline import Outline, Section
-from ..rulefile import RuleFile
+from ..rulefile import RuleFile, load_rules
+
 
 @dataclass(frozen=True)
 class Vocab:
-    """A rule file's lab vocabulary (``terms.column``, ``terms.header_field``), ready to look up."""
+    """A rule file's lab vocabulary (``terms.column``, ``terms.header_field``, the result and flag
+    words), ready to look up."""
 
     column_of: dict[str, str]  # header word -> item field (name, result, unit …)
     field_of: dict[str, str]  # header line label -> metadata key (标本 -> specimen)
     header_field: regex.Pattern  # a header line's label and its value
+    qualitative: regex.Pattern  # a result that is a word or a grade (阴性, 阳性(+), ++)
+    reference_word: regex.Pattern  # a qualitative item's reference (尿蛋白 ++ ↑ 阴性)
+    unit: regex.Pattern  # a token that is a unit
+    high: regex.Pattern
+    low: regex.Pattern
+    abnormal: regex.Pattern
+    arrows: regex.Pattern  # flag marks glued to a result (12.5↑)
+    not_a_name: regex.Pattern  # a labelled field or a page footer where an item's name would stand
+    lis_label: regex.Pattern  # the label of a LIS export's results (检验详情)
+    lis_prefix: regex.Pattern  # that label opening an entry's name (检验详情:钾:3.1;), taken off it
 
 
 def _by_alias(group: dict[str, list[str]]) -> dict[str, str]:
     return {word: key for key, aliases in group.items() for word in (key, *aliases)}
+
+
+def _chars(rules: RuleFile, group: str) -> str:
+    """A character class of the one-character terms of ``group`` (grade signs, unit signs)."""
+    return "[" + "".join(regex.escape(w) for w in _by_alias(rules.terms.get(group, {}))) + "]"
 
 
 _VOCABS: dict[int, tuple[RuleFile, Vocab]] = {}  # by id of the rule file, which it keeps alive
@@ -50,39 +68,58 @@ def vocab(rules: RuleFile) -> Vocab:
         r"(?P<key>" + "|".join(map(regex.escape, sorted(field_of, key=len, reverse=True))) + r")[ \t\u3000]*[:：][ \t\u3000]*"
         r"(?P<value>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ \t]+\d{1,2}:\d{2}(?::\d{2})?)?|[^\s:：]+)"
     )
-    built = Vocab(_by_alias(rules.terms.get("column", {})), field_of, header_field)
+    words = rules.vocabulary_pattern
+    grade = _chars(rules, "grade_sign")
+    arrows = f"(?:{words('terms.arrow_high')}|{words('terms.arrow_low')})"
+    built = Vocab(
+        _by_alias(rules.terms.get("column", {})), field_of, header_field,
+        qualitative=regex.compile(rf"^{words('terms.qualitative_result')}(?:[（(]{grade}+[)）])?|^[（(]?{grade}{{1,4}}[)）]?$"),
+        reference_word=regex.compile(rf"^{words('terms.reference_word')}$"),
+        unit=regex.compile(rf"[A-Za-z]|{_chars(rules, 'unit_sign')}|^{words('terms.unit_word')}"),
+        high=regex.compile(rf"{words('terms.arrow_high')}|^{words('terms.flag_high')}$"),
+        low=regex.compile(rf"{words('terms.arrow_low')}|^{words('terms.flag_low')}$"),
+        abnormal=regex.compile(rf"{words('terms.abnormal_word')}|^[（(]?{words('terms.positive_sign')}"
+                               rf"|^{words('terms.abnormal_mark')}$"),
+        arrows=regex.compile(arrows + "+"),
+        not_a_name=regex.compile(rf"[:：]|^{words('terms.page_word')}$|^[\d\-/. ]+$"),
+        lis_label=regex.compile(words("terms.lis_label")),
+        lis_prefix=regex.compile(rf"^{words('terms.lis_label')}[:：]"),
+    )
     _VOCABS[id(rules)] = (rules, built)
     return built
 
 
+@lru_cache(maxsize=1)
+def builtin_vocab() -> Vocab:
+    """The built-in lab_report file's vocabulary: what a medical record's lab results are read with."""
+    return vocab(load_rules()["lab_report"])
+
+
 _SPLIT_CELLS = regex.compile(r"[ \u3000]{2,}")
 _NUMBER = regex.compile(r"^[<>≤≥＜＞]?=?[ ]?[-+]?\d+(?:\.\d+)?(?:[×xX*]10\^?[-]?\d+)?")
-_QUALITATIVE = regex.compile(r"^(?:弱阳性|阳性|阴性|未检出|检出|少量|微量)(?:[（(][+\-±]+[)）])?|^[（(]?[+\-±]{1,4}[)）]?$")
 _RANGE = regex.compile(r"^(?:[<>≤≥＜＞]=?[ ]?\d|\d+(?:\.\d+)?[ ]*[-~～–—]{1,2}[ ]*\d)")
-_ARROWS = regex.compile(r"[↑↓]+")
-_REF_WORD = regex.compile(r"^(?:阴性|阳性|未检出)$")  # a qualitative item's reference (尿蛋白 ++ ↑ 阴性)
-_UNIT = regex.compile(r"[A-Za-zμ%％/^×·]|^(?:秒|次|个|倍|岁)")
-_HIGH = regex.compile(r"↑|^(?:H|HH|高|偏高|升高)$")
-_LOW = regex.compile(r"↓|^(?:L|LL|低|偏低|降低)$")
-_ABNORMAL = regex.compile(r"阳性|^[（(]?\+|异常|^\*$")
 _LIS_ENTRY = regex.compile(
     r"(?P<name>[^\t;；\n]+?)[:：](?P<value>[^,;；\t\n:：]*)(?:,(?P<flag>[^;；\t\n]*))?[;；]"
 )
+# A run of text between LIS separators, and the separator that ends it: an entry lies inside one
+# run ended by ; (its name, value and flag hold no separator), so entries are found run by run in
+# one linear pass instead of trying the entry pattern from every position of a long line.
+_LIS_RUN = regex.compile(r"[^\t\n;；]*(?:[\t\n;；]|\Z)")
 _BRACKET_PANEL = regex.compile(r"【(?P<name>[^】\n]{1,20})】")
-_NOT_A_NAME = regex.compile(r"[:：]|^第$|^(?:共|页|Page)$|^[\d\-/. ]+$")
 _INLINE_SEP = regex.compile(r"[ \u3000]{2,}|[，；;。\t\n]")
 
 
-def normalise_flag(text: str | None) -> str | None:
-    """high, low or abnormal from ↑ ↓ H L 偏高 偏低 阳性 (+); None for normal or unknown."""
+def normalise_flag(text: str | None, v: Vocab) -> str | None:
+    """high, low or abnormal from ↑ ↓ H L 偏高 偏低 阳性 (+) (the rule file's flag words); None for
+    normal or unknown."""
     text = (text or "").strip()
     if not text:
         return None
-    if _HIGH.search(text):
+    if v.high.search(text):
         return "high"
-    if _LOW.search(text):
+    if v.low.search(text):
         return "low"
-    if _ABNORMAL.search(text):
+    if v.abnormal.search(text):
         return "abnormal"
     return None
 
@@ -139,11 +176,11 @@ def header_columns(line: str, v: Vocab) -> list[str] | None:
     return None
 
 
-def _is_result(token: str) -> bool:
-    return bool(_NUMBER.match(token) or _QUALITATIVE.match(token))
+def _is_result(token: str, v: Vocab) -> bool:
+    return bool(_NUMBER.match(token) or v.qualitative.match(token))
 
 
-def parse_row(cells: list[str], columns: list[str] | None = None) -> dict[str, Any] | None:
+def parse_row(cells: list[str], v: Vocab, columns: list[str] | None = None) -> dict[str, Any] | None:
     """One item from a row's cells: by the header's columns when they line up, else by the values."""
     if columns and len(cells) > len(columns) and not any(cells[len(columns):]):
         cells = cells[: len(columns)]  # a narrower panel's row in a wider table: padding cells
@@ -152,73 +189,84 @@ def parse_row(cells: list[str], columns: list[str] | None = None) -> dict[str, A
         if not by.get("result"):
             return None
         result = by["result"]
-        arrows = _ARROWS.search(result)
+        arrows = v.arrows.search(result)
         name = " ".join(c for c in (by.get("name"), by.get("code")) if c)
-        flag = normalise_flag(by.get("flag")) or normalise_flag(arrows.group() if arrows else None)
-        if flag is None and _QUALITATIVE.match(result):
-            flag = normalise_flag(result)
-        return _item(name, _ARROWS.sub("", result), by.get("unit"), by.get("ref"), flag) if name else None
+        flag = normalise_flag(by.get("flag"), v) or normalise_flag(arrows.group() if arrows else None, v)
+        if flag is None and v.qualitative.match(result):
+            flag = normalise_flag(result, v)
+        return _item(name, v.arrows.sub("", result), by.get("unit"), by.get("ref"), flag) if name else None
     tokens = [c for c in cells if c.strip()]
     if columns and len(tokens) < len(columns):
         # A misaligned row (a long name one space from its result): read it word by word.
         tokens = [t for c in tokens for t in c.split()]
     if len(tokens) > 2 and tokens[0].isdigit():
         tokens = tokens[1:]  # 序号
-    at = next((i for i in range(1, len(tokens)) if _is_result(tokens[i])), None)
+    at = next((i for i in range(1, len(tokens)) if _is_result(tokens[i], v)), None)
     if at is None:
         return None
     name = " ".join(tokens[:at])
-    if _NOT_A_NAME.search(name):
+    if v.not_a_name.search(name):
         return None  # a labelled field (时间:2024-…) or a page footer (第 1 页), not an item
     first = tokens[at]
-    number = _NUMBER.match(first) or _QUALITATIVE.match(first)
+    number = _NUMBER.match(first) or v.qualitative.match(first)
     result = number.group()
     tail = first[len(result):]
-    arrows = _ARROWS.search(tail)
-    flag = normalise_flag(arrows.group()) if arrows else None
-    unit = _ARROWS.sub("", tail).strip() or None
+    arrows = v.arrows.search(tail)
+    flag = normalise_flag(arrows.group(), v) if arrows else None
+    unit = v.arrows.sub("", tail).strip() or None
     ref = None
     for token in tokens[at + 1 :]:
-        if normalise_flag(token) and len(token) <= 3 and not _RANGE.match(token):
-            flag = flag or normalise_flag(token)
-        elif (_RANGE.match(token) or _REF_WORD.match(token)) and ref is None:
+        if normalise_flag(token, v) and len(token) <= 3 and not _RANGE.match(token):
+            flag = flag or normalise_flag(token, v)
+        elif (_RANGE.match(token) or v.reference_word.match(token)) and ref is None:
             ref = token
-        elif unit is None and _UNIT.search(token):
+        elif unit is None and v.unit.search(token):
             unit = token
-    if flag is None and _QUALITATIVE.match(result):
-        flag = normalise_flag(result)
+    if flag is None and v.qualitative.match(result):
+        flag = normalise_flag(result, v)
     return _item(name, result, unit, ref, flag)
 
 
-def parse_lis(text: str) -> list[dict[str, Any]]:
+def lis_entries(text: str) -> Iterator[regex.Match]:
+    """The LIS export entries ``name:value unit,flag;`` of ``text``, as ``_LIS_ENTRY.finditer`` finds
+    them, in linear time: an entry is a whole run ended by ; whose name is followed by a colon (a
+    run that no ; ends, or with no colon past its first character, holds none)."""
+    for run in _LIS_RUN.finditer(text):
+        if text[run.end() - 1 : run.end()] in (";", "；"):
+            m = _LIS_ENTRY.match(text, run.start(), run.end())
+            if m is not None:
+                yield m
+
+
+def parse_lis(text: str, v: Vocab) -> list[dict[str, Any]]:
     """LIS export entries ``name:value unit,flag;`` (the flag word is the lab's own judgement)."""
     items = []
-    for m in _LIS_ENTRY.finditer(text):
-        name = regex.sub(r"^检验详情[:：]", "", m.group("name").strip())
+    for m in lis_entries(text):
+        name = v.lis_prefix.sub("", m.group("name").strip())
         if not m.group("value").strip():
             continue
         value = m.group("value").strip()
-        number = _NUMBER.match(value) or _QUALITATIVE.match(value)
+        number = _NUMBER.match(value) or v.qualitative.match(value)
         result = number.group() if number else value
         unit = value[len(result):].strip() if number else None
-        items.append(_item(name, result, unit, None, normalise_flag(m.group("flag"))))
+        items.append(_item(name, result, unit, None, normalise_flag(m.group("flag"), v)))
     return items
 
 
-def parse_inline(text: str) -> list[dict[str, Any]]:
+def parse_inline(text: str, v: Vocab) -> list[dict[str, Any]]:
     """Items written one after another in running text: ``WBC 12.5↑ 10^9/L，CRP 30↑ mg/L``."""
     items = []
     for piece in _INLINE_SEP.split(text):
         tokens = piece.split()
         if len(tokens) < 2:
             continue
-        item = parse_row(tokens)
+        item = parse_row(tokens, v)
         if item and item["name"]:
             items.append(item)
     return items
 
 
-def bracketed_panels(text: str) -> list[dict[str, Any]]:
+def bracketed_panels(text: str, v: Vocab) -> list[dict[str, Any]]:
     """Lab panels mentioned in running text after a bracketed name (``【血常规】 …``), with their items."""
     marks = list(_BRACKET_PANEL.finditer(text))
     panels = []
@@ -228,8 +276,8 @@ def bracketed_panels(text: str) -> list[dict[str, Any]]:
         if line_end >= 0 and not text[m.end() : line_end].strip():
             line_end = text.find("\n\n", m.end())  # the panel's rows are on the lines below its name
         end = min(end, line_end) if line_end >= 0 else end
-        items = parse_inline(text[m.end() : end]) or [
-            it for line in text[m.end() : end].splitlines() if (it := parse_row(split_cells(line) or line.split()))
+        items = parse_inline(text[m.end() : end], v) or [
+            it for line in text[m.end() : end].splitlines() if (it := parse_row(split_cells(line) or line.split(), v))
         ]
         if items:
             panels.append({"panel": m.group("name"), "items": items})
@@ -243,10 +291,12 @@ def results_metadata(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"items": items, "abnormal": [it["name"] for it in items if it["flag"]]}
 
 
-def text_results(text: str) -> dict[str, Any]:
-    """Lab results found in a medical record's section: LIS entries and bracketed panels."""
-    panels = bracketed_panels(text)
-    items = parse_lis(text) + [it for p in panels for it in p["items"]]
+def text_results(text: str, v: Vocab | None = None) -> dict[str, Any]:
+    """Lab results found in a medical record's section: LIS entries and bracketed panels (read with
+    the built-in lab_report file's vocabulary unless ``v`` is given)."""
+    v = v or builtin_vocab()
+    panels = bracketed_panels(text, v)
+    items = parse_lis(text, v) + [it for p in panels for it in p["items"]]
     meta = results_metadata(items)
     if panels:
         meta["panels"] = [p["panel"] for p in panels]
@@ -287,17 +337,17 @@ def table_items(text: str, start: int, end: int, head: tuple[int, int, list[str]
         line = text[a:b]
         if header_columns(line, v) or v.header_field.search(line) and "\t" not in line:
             continue
-        if "检验详情" in line or _LIS_ENTRY.search(line):
-            items += parse_lis(line)
+        if v.lis_label.search(line) or next(lis_entries(line), None):
+            items += parse_lis(line, v)
             continue
         cells = split_cells(line) or line.split()
         if columns and "\t" in line and len(cells) < len(columns):
             cells += [""] * (len(columns) - len(cells))  # empty last cells, their tabs stripped with the line's end
         elif header and columns and len(cells) < len(columns):
             cells = aligned_cells(line, header) or cells
-        item = parse_row(cells, columns)
+        item = parse_row(cells, v, columns)
         if item is None and columns:
-            item = parse_row(line.split())
+            item = parse_row(line.split(), v)
         if item:
             items.append(item)
     return items
