@@ -29,6 +29,8 @@ def _variant(text: str, sec: Section) -> str | None:
     head = sec.unit or (sec.headings[0] if sec.headings else None)
     if head is None:
         return None
+    if head.variant_known:
+        return head.variant
     return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
 
 
