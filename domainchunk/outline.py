@@ -33,7 +33,7 @@ from .errors import RuleError
 from .models import Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
-from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, expand
+from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, expand
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -433,7 +433,7 @@ def _which(m: regex.Match, groups: list[int]) -> int:
 
 
 def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
-    """The level's ordering constraints (after, before, follows) hold for a line at ``start``."""
+    """The level's ordering constraints (after, before, follows, under) hold for a line at ``start``."""
     if level.after and not seen.intersection(level.after):
         return False
     if level.before and seen.intersection(level.before):
@@ -442,7 +442,32 @@ def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, st
         prev = accepted[-1] if accepted else None
         if prev is None or prev.level.id not in level.follows or text[prev.end : start].strip():
             return False
+    if level.under is not None and not level.under.holds(text, start):
+        return level.under.run and _continues_run(level, level.under, text, start)
     return True
+
+
+def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
+    """The line at ``start`` goes on with a run of ``level`` opened under its ``under`` line: the
+    nearest line above that the level matches numbers one less, and opened the run or goes on
+    with it (一、 right below a clause's title, then 二、 and 三、 further down)."""
+    rx = _line_regex(level)
+    groups = _groups_of(level.pattern, level.anchor)
+    ls, le = _line_bounds(text, start)
+    m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
+    num = _number(m, groups) if m else None
+    while num is not None and num[0] > 1 and ls > 0:
+        ls, le = text.rfind("\n", 0, ls - 1) + 1, ls - 1
+        m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
+        if m is None:
+            continue
+        above = _number(m, groups)
+        if above is None or above[0] != num[0] - 1:
+            return False
+        if under.holds(text, ls):
+            return True
+        num = above
+    return False
 
 
 def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups, start: int, end: int,

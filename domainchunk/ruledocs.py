@@ -11,7 +11,7 @@ from pathlib import Path
 from .rulefile import Case, Examples, Level, RuleFile, Signal, Vocabulary, builtin_rules_dir, load_rules
 
 # Level keys shown apart (heading, text, variants); the others are listed when not at their default.
-_SHOWN = {"id", "name", "kind", "role", "rationale", "variants", "legacy_pattern", "lead_pattern"}
+_SHOWN = {"id", "name", "kind", "role", "rationale", "variants", "legacy_pattern", "lead_pattern", "under"}
 
 
 def _code(text: str) -> str:
@@ -52,6 +52,11 @@ def _level(level: Level, cases: list[Case]) -> list[str]:
         out += ["Engine keys: " + ", ".join(keys) + ".", ""]
     if level.lead_pattern:
         out += ["Lines right above it that belong to its section (`lead`):", "", *_block(level.lead_pattern, "regex"), ""]
+    if level.under:
+        run = " Later boundaries may go on with a run opened there (`run`)." if level.under.run else ""
+        out += [f"Only right under a line of the kind `{level.under.name}` (`under`): {' '.join(level.under.why.split())}.{run}",
+                "", *_block(level.under.pattern, "regex"), "",
+                *_examples(level.under.examples, "opens under", "does not open under"), ""]
     if not level.variants:
         out += ["*One pattern, not yet written as variants (listed in tests/unconverted/):*", "",
                 *_block(level.legacy_pattern or "", "regex"), ""]

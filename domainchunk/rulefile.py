@@ -74,6 +74,31 @@ class NotAfter(_Strict):
         return self._expanded or self.pattern
 
 
+class Under(NotAfter):
+    """The line above a boundary must be of a kind (engine feature): a list item opens only under
+    the line that announces the list (服务包括：), a sub-heading only under its clause's title."""
+
+    run: bool = Field(
+        False, description="The boundaries after the first need not sit under such a line: a boundary whose "
+        "nearest line above of the same level numbers one less goes on with that one's run (一、 right "
+        "below a clause's title, then 二、 and 三、 further down that clause). Its variants give `num`.",
+    )
+
+    @cached_property
+    def regex(self) -> regex.Pattern:
+        return compile_pattern(f"[ \t\u3000#]*(?:{self.expanded})[ \t\u3000]*")
+
+    def holds(self, text: str, pos: int) -> bool:
+        """The line above the one holding ``pos`` (past blank lines, if they may stand between) is such a line."""
+        end = text.rfind("\n", 0, pos)
+        while end >= 0:
+            begin = text.rfind("\n", 0, end) + 1
+            if text[begin:end].strip() or not self.blank_lines:
+                return bool(self.regex.fullmatch(text, begin, end, timeout=PATTERN_TIMEOUT))
+            end = begin - 1
+        return False
+
+
 # Where a NotAfter pattern sits: a whole line, then the boundary's line (blank lines between if allowed).
 _ABOVE = "(?<!^[ \t\u3000#]*(?:{pattern})[ \t\u3000]*\n{blanks}[ \t\u3000]*)"
 _BLANKS = "(?:[ \t\u3000]*\n)*"
@@ -228,6 +253,12 @@ class Level(_Strict):
     follows: list[str] = Field(
         default_factory=list,
         description="Level ids: a line is accepted only as the first line after a boundary line of one of them.",
+    )
+    under: Under | None = Field(
+        None,
+        description="Engine feature: a line is accepted only right under a line that `under.pattern` matches "
+        "whole (indentation and # marks allowed; blank lines between with `blank_lines`), such as a line "
+        "ending in ： that announces a list. Say it here instead of in a lookbehind.",
     )
     _lead: str | None = PrivateAttr(None)
     _legacy: str | None = PrivateAttr(None)
@@ -401,6 +432,9 @@ class RuleFile(_Strict):
                 lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)
             # the level as the engine runs it; variants that compile alone but not together fail here
             compiles(lv.id, [("its variants as one pattern" if lv.variants else "pattern", lv.pattern), *parts])
+            if lv.under is not None:
+                lv.under._expanded = fill(lv.id, f"under {lv.under.name}", lv.under.pattern)
+                compiles(lv.id, [(f"under {lv.under.name}", lv.under._expanded)])
             if lv.lead_pattern is not None:
                 lv._lead = fill(lv.id, "lead", lv.lead_pattern)
                 compiles(lv.id, [("lead", lv._lead)])

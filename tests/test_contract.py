@@ -156,3 +156,34 @@ def test_docx_contract_title_signature_table_and_trailing_list(tmp_path):
     ]
     assert result.chunks[0].text.startswith("示范设备租赁合同")
     assert result.chunks[5].text.startswith("出租方：\t承租方：")
+
+
+def _under_examples():
+    from domainchunk.rulefile import load_rules
+
+    for rules in load_rules().values():
+        for level in rules.levels:
+            if level.under is not None:
+                yield pytest.param(level.under, id=f"{level.id}/under-{level.under.name}")
+
+
+@pytest.mark.parametrize("under", list(_under_examples()))
+def test_under_examples(under):
+    """A level's `under` line: its match examples are lines under which the level opens, its
+    no_match examples lines under which it does not (the engine reads the line whole)."""
+    for line in under.examples.match:
+        assert under.holds(f"{line}\nX", len(line) + 1), line
+    for line in under.examples.no_match:
+        assert not under.holds(f"{line}\nX", len(line) + 1), line
+
+
+def test_under_skips_blank_lines_only_when_allowed():
+    from domainchunk.rulefile import Under
+
+    example = {"match": ["服务包括："], "no_match": ["示范。"]}
+    spaced = Under(name="colon", pattern=".*[：:]", why="a list's head", blank_lines=True, examples=example)
+    tight = spaced.model_copy(update={"blank_lines": False})
+    text = "服务包括：\n\n一、示范"
+    assert spaced.holds(text, text.index("一"))
+    assert not tight.holds(text, text.index("一"))
+    assert not spaced.holds("一、示范", 0)  # the first line has no line above
