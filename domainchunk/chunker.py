@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
-from .models import Chunk, Document
+from .models import Chunk, Document, page_lookup
 from .errors import RuleError
 from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .packing import overlap_pieces
@@ -29,6 +29,8 @@ def _variant(text: str, sec: Section) -> str | None:
     head = sec.unit or (sec.headings[0] if sec.headings else None)
     if head is None:
         return None
+    if head.variant_known:
+        return head.variant
     return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
 
 
@@ -88,6 +90,7 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
         doc.title = doc.title or doc_meta.get("title")
     chunk_meta = getattr(hooks, "chunk_metadata", None) if hooks else None
     chunks: list[Chunk] = []
+    pages_of = page_lookup(doc.pages)
     for sec in outline.sections:
         pieces = split_section(outline, sec, max_chars, size)
         if overlap and len(pieces) > 1:  # cut with room left for the overlap, which stays inside the unit
@@ -112,7 +115,7 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
                     path=list(sec.path),
                     kind=sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
                     doc_type=rules.doc_type,
-                    pages=doc.pages_of(a, b),
+                    pages=pages_of(a, b),
                     rule=rule,
                     source=doc.source,
                     metadata=meta,

@@ -36,8 +36,10 @@ def _shorten(law: str) -> str:
     return regex.sub(r"\s+", "", law)
 
 
-def find_citations(text: str, self_title: str | None = None, self_names: str | None = None) -> list[dict[str, Any]]:
-    """Every article cited in ``text``, in order, without repeats.
+def find_citations(text: str, self_title: str | None = None, self_names: str | None = None, *,
+                   start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+    """Every article cited in ``text[start:end]``, in order, without repeats (the span is
+    searched in place: a chunk's citations without a copy of its text).
 
     A bare 第X条 continues the law last named (``《刑法》第十条、第十一条``); with no law
     named it is a reference within the same text, and ``self_title`` (the law's own
@@ -50,7 +52,7 @@ def find_citations(text: str, self_title: str | None = None, self_names: str | N
     current: str | None = None
     last_end = -1
     rx = _citation_regex(_builtin_self_names() if self_names is None else self_names)
-    for m in rx.finditer(text):
+    for m in rx.finditer(text, start, len(text) if end is None else end):
         if m.group("law"):
             current = _shorten(m.group("law"))
         elif m.group("self"):

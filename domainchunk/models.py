@@ -65,12 +65,23 @@ class Document(BaseModel):
 
     def pages_of(self, start: int, end: int) -> list[int]:
         """Page numbers that the span ``[start, end)`` touches (empty without pages)."""
-        if not self.pages:
-            return []
-        starts = [p.start for p in self.pages]
+        return page_lookup(self.pages)(start, end)
+
+
+def page_lookup(pages: list[Page]) -> Callable[[int, int], list[int]]:
+    """``Document.pages_of`` for many spans of one document: the page starts are read once, not
+    per span (a long PDF's chunks each walked every page). The pages must not change meanwhile."""
+    if not pages:
+        return lambda start, end: []
+    starts = [p.start for p in pages]
+    numbers = [p.number for p in pages]
+
+    def pages_of(start: int, end: int) -> list[int]:
         first = max(bisect_right(starts, start) - 1, 0)
         last = max(bisect_right(starts, max(end - 1, start)) - 1, 0)
-        return [p.number for p in self.pages[first : last + 1]]
+        return numbers[first : last + 1]
+
+    return pages_of
 
 
 class Chunk(BaseModel):

@@ -64,6 +64,10 @@ class Heading:
     end: int  # end of the line, before its newline
     label: str
     num: tuple[int, int] | None = None
+    # The name of the level's variant that matched the line, taken from the engine's own match;
+    # ``variant_known`` is False where the line was matched on another text (the tolerant view).
+    variant: str | None = None
+    variant_known: bool = False
 
 
 @dataclass(slots=True)
@@ -171,8 +175,9 @@ _NUMBER_TAIL = regex.compile(r"\s*\S?")
 
 
 def _solid_number(m: regex.Match) -> str | None:
-    """The label token with the whitespace before, inside and right after its ``num`` written solid."""
-    if "num" not in m.groupdict() or m.start("num") < 0 or m.start("label") < 0:
+    """The label token with the whitespace before, inside and right after its ``num`` written solid
+    (the caller knows the level's pattern has both groups)."""
+    if m.start("num") < 0 or m.start("label") < 0:
         return None
     a, b = m.span("label")
     n = m.end("num")
@@ -183,15 +188,41 @@ def _solid_number(m: regex.Match) -> str | None:
     return squash_whitespace(text[a:tail]) + text[tail:b]
 
 
-def _label(level: Level, m: regex.Match, line: str) -> str:
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """Which of the named groups ``label``, ``num``, ``sub`` a level's own pattern defines: in the
+    combined pattern every name exists once any level has it, so the level's own set decides."""
+
+    label: bool
+    num: bool
+    sub: bool
+
+
+@lru_cache(maxsize=512)
+def _groups_of(pattern: str, anchor: str) -> _Groups:
+    names = _compile_line(pattern, anchor).groupindex
+    return _Groups("label" in names, "num" in names, "sub" in names)
+
+
+def _variant_of(level: Level, m: regex.Match) -> str | None:
+    """The first of the level's variants whose group ``_vI`` took part in ``m``, as ``Level.variant_at`` tells."""
+    if not level.variants:
+        return None
+    taken = m.group(*(f"_v{i}" for i in range(len(level.variants)))) if len(level.variants) > 1 else (m.group("_v0"),)
+    return next((level.variants[i].name for i, g in enumerate(taken) if g is not None), None)
+
+
+def _label(level: Level, m: regex.Match, line: str, groups: _Groups, whole: str | int) -> str:
+    """The heading's label; ``whole`` names the group holding all the level matched."""
     if level.label == "fixed":
         return level.fixed_label or ""
-    token = m.group("label") if "label" in m.groupdict() and m.group("label") else m.group("_all")
     if level.label == "line":
         return _collapse(line)
     if level.label == "heading" and reads_as_heading(line):
         return _collapse(line)
-    return _collapse(_solid_number(m) or token)
+    token = (m.group("label") if groups.label else None) or m.group(whole)
+    solid = _solid_number(m) if groups.label and groups.num else None
+    return _collapse(solid or token)
 
 
 def reads_as_heading(line: str) -> bool:
@@ -199,12 +230,13 @@ def reads_as_heading(line: str) -> bool:
     return len(line) <= HEADING_MAX and not _SENTENCE_END.search(line)
 
 
-def _number(m: regex.Match) -> tuple[int, int] | None:
-    groups = m.groupdict()
-    num = parse_number(squash_whitespace(groups["num"])) if groups.get("num") else None
+def _number(m: regex.Match, groups: _Groups) -> tuple[int, int] | None:
+    raw = m.group("num") if groups.num else None
+    num = parse_number(squash_whitespace(raw)) if raw else None
     if num is None:
         return None
-    sub = parse_number(squash_whitespace(groups["sub"])) if groups.get("sub") else 0
+    raw = m.group("sub") if groups.sub else None
+    sub = parse_number(squash_whitespace(raw)) if raw else 0
     return num, sub or 0
 
 
@@ -345,9 +377,14 @@ def _slow_level(text: str, rules: RuleFile) -> str:
     return f"a pattern in {rules.path or rules.id}"
 
 
-def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, bool, int]], list[tuple[int, int]]]:
-    """Positions where some level could open, in order: (position, is a line start, first level to try),
-    and the tables of contents (titled or not) that were left out.
+# A place some level could open: (position, is a line start, first level to try, the combined
+# pass's match there and the index of the level it matched, or None and -1 at a sentence start).
+Candidate = tuple[int, bool, int, "regex.Match | None", int]
+
+
+def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+    """Positions where some level could open, in order, and the tables of contents (titled or not)
+    that were left out.
 
     At a line start the levels before the one the combined pass matched cannot
     match (one regex pass instead of one per level and line), except levels whose
@@ -355,30 +392,44 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[tuple[int, boo
     that starts with digits is also matched past them: a catch-all level may take
     ``2如不服…`` as written, while an earlier level matches once the glued page
     number is passed over, and each level tries both.
+
+    The level the combined pass matched keeps that match: its group ``_cI`` is what the
+    level's own line pattern would match there, so the line is not matched again for it.
     """
     text = doc.text
     toc = toc_spans(doc)
     hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
-    found: dict[int, tuple[bool, int]] = {}
-    names = [f"_c{i}" for i in range(len(levels))]
+    found: dict[int, Candidate] = {}
     combined = _combined(levels)
     if combined is None:  # no levels: nothing can open
         return [], toc
+    # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
+    # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
+    groups = [combined.groupindex[f"_c{i}"] for i in range(len(levels))]
     glued = _glued_combined(levels)
+    glued_groups = [glued.groupindex[f"_c{i}"] for i in range(len(levels))]
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
-        first = 0 if hashed else next(i for i, name in enumerate(names) if m.start(name) >= 0)
+        matched = _which(m, groups)
+        first = 0 if hashed else matched
         if first and _GLUED_START.match(text, m.start()):
             past = glued.match(text, m.start(), timeout=PATTERN_TIMEOUT)
             if past is not None:
-                first = min(first, next(i for i, name in enumerate(names) if past.start(name) >= 0))
-        found[m.start()] = (True, first)
+                first = min(first, _which(past, glued_groups))
+        found[m.start()] = (m.start(), True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
     if sentence is not None:
         for m in sentence.finditer(text, timeout=PATTERN_TIMEOUT):
-            found.setdefault(m.start(), (False, 0))
-    cands = [(pos, at_line, first) for pos, (at_line, first) in sorted(found.items()) if not (toc and _in_spans(pos, toc))]
+            found.setdefault(m.start(), (m.start(), False, 0, None, -1))
+    cands = [found[pos] for pos in sorted(found)]
+    if toc:
+        cands = [c for c in cands if not _in_spans(c[0], toc)]
     return cands, toc
+
+
+def _which(m: regex.Match, groups: list[int]) -> int:
+    """The index of the first of ``groups`` that took part in the match."""
+    return next(i for i, g in enumerate(m.group(*groups)) if g is not None)
 
 
 def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
@@ -401,15 +452,16 @@ def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
     nearest line above that the level matches numbers one less, and opened the run or goes on
     with it (一、 right below a clause's title, then 二、 and 三、 further down)."""
     rx = _line_regex(level)
+    groups = _groups_of(level.pattern, level.anchor)
     ls, le = _line_bounds(text, start)
     m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
-    num = _number(m) if m else None
+    num = _number(m, groups) if m else None
     while num is not None and num[0] > 1 and ls > 0:
         ls, le = text.rfind("\n", 0, ls - 1) + 1, ls - 1
         m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
         if m is None:
             continue
-        above = _number(m)
+        above = _number(m, groups)
         if above is None or above[0] != num[0] - 1:
             return False
         if under.holds(text, ls):
@@ -418,33 +470,61 @@ def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
     return False
 
 
-def _assign(doc: Document, levels: list[Level], cands: list[tuple[int, bool, int]], skip: set[tuple[str, int]],
-            regions: dict[str, list[int]]) -> dict[str, list[Heading]]:
-    """Give each candidate line to the first level that matches it and may open there."""
+def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups, start: int, end: int,
+                m: regex.Match | None, whole: str) -> Heading | None:
+    """The heading ``level`` (its line pattern ``rx``) makes of the line at ``start`` (``m``: its
+    match there, if known), or None where its pattern, ``max_line`` or ``blocks`` refuse the
+    line; what the lines before it hold does not enter."""
     text = doc.text
-    per_line = [(lv, _line_regex(lv)) for lv in levels]
+    if m is None:
+        m = rx.match(text, start, min(len(text), end + LOOKAHEAD), timeout=PATTERN_TIMEOUT)
+        if m is None:
+            return None
+    content = m.start(whole)
+    line = text[content:end]
+    if level.max_line is not None and len(line.strip()) > level.max_line:
+        return None
+    if level.blocks and not _opens_block(doc, level.blocks, start, content):
+        return None
+    return Heading(level, start, content, end, _label(level, m, line, groups, whole), _number(m, groups),
+                   _variant_of(level, m), True)
+
+
+def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
+            regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None]) -> dict[str, list[Heading]]:
+    """Give each candidate line to the first level that matches it and may open there.
+
+    ``made`` keeps, across the passes over the same candidates, what each (line, level)
+    pair gave: only the ordering conditions and ``skip`` change between passes.
+    """
+    text = doc.text
+    size = len(text)
+    # A level's pattern is built from its variants on each access: once per pass is enough.
+    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor)) for lv in levels]
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
     accepted: list[Heading] = []  # structural lines so far, for after/before/follows
     seen: set[str] = set()
-    for start, at_line, first in cands:
-        _, end = _line_bounds(text, start)
-        for level, rx in per_line[first:]:
+    for start, at_line, first, combined, matched in cands:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        for i in range(first, len(levels)):
+            level, rx, groups = per_line[i]
             if not at_line and level.anchor != "sentence":
                 continue
             if skip and (level.id, _region(regions.get(level.id, []), start)) in skip:
                 continue
             if not _placed(level, accepted, seen, text, start):
                 continue
-            m = rx.match(text, start, min(len(text), end + LOOKAHEAD), timeout=PATTERN_TIMEOUT)
-            if m is None:
+            key = (start, i)
+            if key in made:
+                head = made[key]
+            elif i == matched:
+                head = made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
+            else:
+                head = made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
+            if head is None:
                 continue
-            content = m.start("_all")
-            line = text[content:end]
-            if level.max_line is not None and len(line.strip()) > level.max_line:
-                continue
-            if level.blocks and not _opens_block(doc, level.blocks, start, content):
-                continue
-            head = Heading(level, start, content, end, _label(level, m, line), _number(m))
             by_level[level.id].append(head)
             if level.role != "inner":
                 accepted.append(head)
@@ -514,8 +594,9 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     # that matches them: 一、 is a contract's clause, or the heading above its 第X条 clauses.
     skip: set[tuple[str, int]] = set()
     regions: dict[str, list[int]] = {}
+    made: dict[tuple[int, int], Heading | None] = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions)
+        by_level = _assign(doc, levels, cands, skip, regions, made)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }

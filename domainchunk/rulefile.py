@@ -467,11 +467,20 @@ class RuleFile(_Strict):
 
     def vocabulary_pattern(self, ref: str) -> str:
         """The alternation that ``{terms.X}`` / ``{fields.X}`` (``ref`` without braces) stands for, for hooks."""
-        kind, _, group = ref.partition(".")
-        vocab = {"terms": self.terms, "fields": self.fields}.get(kind, {}).get(group)
-        if vocab is None:
-            raise RuleError(self.path or self.id, f"the hooks need vocabulary {{{ref}}}, which the file does not define")
-        return _alternation(_labels(vocab) if kind == "fields" else vocab)
+        memo = self._vocabulary_patterns
+        found = memo.get(ref)
+        if found is None:
+            kind, _, group = ref.partition(".")
+            vocab = {"terms": self.terms, "fields": self.fields}.get(kind, {}).get(group)
+            if vocab is None:
+                raise RuleError(self.path or self.id, f"the hooks need vocabulary {{{ref}}}, which the file does not define")
+            found = memo[ref] = _alternation(_labels(vocab) if kind == "fields" else vocab)
+        return found
+
+    @cached_property
+    def _vocabulary_patterns(self) -> dict[str, str]:
+        # Hooks ask for a vocabulary once per chunk; the file is frozen, so its answers are kept.
+        return {}
 
     def term(self, group: str, text: str) -> str | None:
         """The canonical term of ``group`` that ``text`` (a term or an alias, spaces ignored) names."""
@@ -525,11 +534,27 @@ def _labels(fields: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def _canonical_of(vocab: dict[str, list[str]], text: str) -> str | None:
-    wanted = squash_whitespace(text)
+    return _canonical_map(vocab).get(squash_whitespace(text))
+
+
+# Vocabulary id -> (the vocabulary, its written forms -> canonical term). Holding the vocabulary
+# keeps its id from being reused; a loaded rule file's vocabularies are never changed.
+_CANONICAL_MAPS: dict[int, tuple[dict[str, list[str]], dict[str, str]]] = {}
+
+
+def _canonical_map(vocab: dict[str, list[str]]) -> dict[str, str]:
+    """Every term and alias (spaces squashed) -> its canonical term; the first term naming a form wins."""
+    kept = _CANONICAL_MAPS.get(id(vocab))
+    if kept is not None and kept[0] is vocab:
+        return kept[1]
+    forms: dict[str, str] = {}
     for canonical, aliases in vocab.items():
-        if wanted in (squash_whitespace(canonical), *map(squash_whitespace, aliases or [])):
-            return canonical
-    return None
+        for form in (canonical, *(aliases or [])):
+            forms.setdefault(squash_whitespace(form), canonical)
+    if len(_CANONICAL_MAPS) > 256:  # rules_dir variants in a long-lived process: start afresh
+        _CANONICAL_MAPS.clear()
+    _CANONICAL_MAPS[id(vocab)] = (vocab, forms)
+    return forms
 
 
 _VOCAB_REF = regex.compile(r"\{(?:terms|fields)\.\w+\}")

@@ -62,7 +62,8 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     last = first + _paragraph_starts(text, max(start, unit.end), end)
     meta["paragraphs"] = [first, last]
     body_from = max(start, unit.content + len(unit.label))
-    cites = find_citations(text[body_from:end], doc.metadata.get("title"), outline.rules.vocabulary_pattern("terms.self_name"))
+    cites = find_citations(text, doc.metadata.get("title"), outline.rules.vocabulary_pattern("terms.self_name"),
+                           start=body_from, end=end)
     if cites:
         meta["citations"] = cites
     return meta

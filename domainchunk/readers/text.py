@@ -1,6 +1,8 @@
 """Plain text and Markdown: encoding detection, then one block per paragraph."""
 from __future__ import annotations
 
+import re
+
 import regex
 
 from ..errors import ReadError
@@ -56,8 +58,9 @@ def _check_text(text: str, source: str) -> None:
         raise ReadError(source, "undecodable text (replacement characters)")
 
 
-_PARAGRAPH = regex.compile(r"[^\n]+(?:\n[^\n]+)*")
-_MD_HEADING = regex.compile(r"^[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")
+# The standard re module: these run over every paragraph, and need nothing of regex's.
+_PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
+_MD_HEADING = re.compile(r"[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")  # matched at a paragraph's start
 
 
 def text_document(text: str, source: str, *, markdown: bool = False) -> Document:
@@ -66,12 +69,13 @@ def text_document(text: str, source: str, *, markdown: bool = False) -> Document
     _check_text(text, source)
     blocks = []
     for m in _PARAGRAPH.finditer(text):
-        heading = _MD_HEADING.match(m.group()) if markdown else None
+        start, end = m.span()
+        heading = _MD_HEADING.match(text, start, end) if markdown else None
         blocks.append(
             Block(
                 kind="heading" if heading else "paragraph",
-                start=m.start(),
-                end=m.end(),
+                start=start,
+                end=end,
                 level=len(heading.group(1)) if heading else None,
             )
         )

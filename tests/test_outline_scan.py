@@ -1,0 +1,76 @@
+"""The one-scan outline engine agrees with matching each level on its own.
+
+The engine keeps the combined pass's match for the level it names (no second match per
+line) and reads the variant from it; these tests re-derive every heading from the
+level's own line pattern and ``Level.variant_at`` on the corpora and the rule files'
+cases, so a change to the combined pattern that let the two drift apart fails here.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domainchunk import chunk, chunk_text
+from domainchunk.outline import LOOKAHEAD, _groups_of, _label, _line_regex, _number, build_outline
+from domainchunk.rulefile import _alternation, _canonical_of, load_rules
+
+CORPORA = Path(__file__).resolve().parents[1] / "corpora"
+TEXTS = sorted(p for p in CORPORA.iterdir() if p.suffix in (".txt", ".md"))
+
+
+def _case_texts():
+    for rules in load_rules().values():
+        for case in rules.cases:
+            yield pytest.param(case.text, case.doc_type or rules.doc_type, id=f"{rules.id}:{case.name}")
+
+
+def _check(result) -> int:
+    doc = result.document
+    rules = load_rules()[doc.doc_type]
+    outline = build_outline(doc, rules)
+    text = doc.text
+    checked = 0
+    for h in outline.headings:
+        if not h.variant_known:
+            continue
+        rx = _line_regex(h.level)
+        m = rx.match(text, h.start, min(len(text), h.end + LOOKAHEAD))
+        assert m is not None, (h.level.id, text[h.start : h.end])
+        groups = _groups_of(h.level.pattern, h.level.anchor)
+        assert m.start("_all") == h.content
+        assert _label(h.level, m, text[h.content : h.end], groups, "_all") == h.label
+        assert _number(m, groups) == h.num
+        assert h.variant == h.level.variant_at(text, h.content, min(len(text), h.end + LOOKAHEAD))
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.name)
+def test_headings_are_what_each_level_matches_on_its_own(path: Path) -> None:
+    _check(chunk(path, max_chars=1000))
+
+
+@pytest.mark.parametrize(("text", "doc_type"), list(_case_texts()))
+def test_rule_cases_agree_with_each_level_on_its_own(text: str, doc_type: str) -> None:
+    _check(chunk_text(text, doc_type=doc_type))
+
+
+def test_the_corpora_exercise_the_shortcut() -> None:
+    # Without headings taken from the combined match the tests above would check nothing.
+    assert sum(_check(chunk(p, max_chars=1000)) for p in TEXTS[:10]) > 50
+
+
+def test_vocabulary_patterns_are_kept_and_unchanged() -> None:
+    rules = load_rules()["statute"]
+    first = rules.vocabulary_pattern("terms.self_name")
+    assert first == _alternation(rules.terms["self_name"])
+    assert rules.vocabulary_pattern("terms.self_name") is first
+
+
+def test_a_term_is_the_first_canonical_naming_it_spaces_ignored() -> None:
+    vocab = {"主诉": ["主 诉"], "现病史": ["主诉"]}
+    assert _canonical_of(vocab, "主　　诉") == "主诉"
+    assert _canonical_of(vocab, "现 病 史") == "现病史"
+    assert _canonical_of(vocab, "体温") is None
+    assert _canonical_of({**vocab, "体温": []}, "体温") == "体温"  # another vocabulary, another answer
