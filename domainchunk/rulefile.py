@@ -250,10 +250,11 @@ class Level(_Strict):
             raise ValueError("scope: unit is for inner levels")
         return self
 
-    @property
+    @cached_property
     def pattern(self) -> str:
         """The level's effective pattern: its variants in order, each in a group ``_vI`` that
-        tells which one matched; a legacy level's one pattern as it is."""
+        tells which one matched; a legacy level's one pattern as it is. Written once, after the
+        rule file filled in its vocabulary: the engine asks for it several times a document."""
         if not self.variants:
             return self._legacy or self.legacy_pattern or ""
         return "|".join(f"(?P<_v{i}>{v.expanded})" for i, v in enumerate(self.variants))
