@@ -14,12 +14,10 @@ invented ones in corpora/; nothing is written outside a temporary folder.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -28,6 +26,7 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 import bench_batch  # noqa: E402
 import bench_docx  # noqa: E402
 import bench_pdf_reader  # noqa: E402
+import bench_startup  # noqa: E402
 import bench_text  # noqa: E402
 from paired import paired, row, seconds  # noqa: E402
 
@@ -104,21 +103,6 @@ def pdf_rows(rounds: int) -> None:
             "≥ 6x real, ≥ 4x tables")
 
 
-def startup_rows(rounds: int, tmp: Path) -> None:
-    tiny = tmp / "tiny.txt"
-    tiny.write_text("第一条 为了规范。\n第二条 本法适用。\n", encoding="utf-8")
-
-    def run(*args: str) -> Callable[[], object]:
-        return lambda: subprocess.run([sys.executable, *args], check=True, capture_output=True)
-
-    bare = run("-c", "pass")
-    imports = [seconds(run("-c", "import domainchunk")) - seconds(bare) for _ in range(rounds)]
-    row("`import domainchunk`, ms over a bare interpreter", [s * 1000 for s in imports], "≤ 120 ms", " ms")
-    cli = [seconds(run("-m", "domainchunk", "chunk", str(tiny), "-o", str(tmp / "tiny.jsonl"), "-q"))
-           - seconds(bare) for _ in range(rounds)]
-    row("`domainchunk chunk` one tiny file, ms over a bare interpreter", [s * 1000 for s in cli], "≤ 300 ms", " ms")
-
-
 def batch_rows(files: int, small: int, large: int, rounds: int, tmp: Path) -> None:
     sources = bench_batch.corpus_files()
     mixed = bench_batch.make_folder(tmp / "mixed", files, sources)
@@ -156,7 +140,8 @@ def main() -> None:
         if "docx" in only:
             bench_docx.docx_rows(args.rounds)
         if "startup" in only:
-            startup_rows(args.rounds, tmp)
+            bench_startup.startup_rows(args.rounds, tmp)
+            bench_startup.per_call_rows(args.rounds, 2000)
         if "batch" in only:
             batch_rows(args.files, args.small, args.large, args.rounds, tmp)
 

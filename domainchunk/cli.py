@@ -6,10 +6,7 @@ the rest still run and the exit code says some failed.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import logging
-import multiprocessing as mp
 import os
 import signal
 import sys
@@ -90,6 +87,10 @@ def worker_context(warm: bool = True) -> Any:
     imported domainchunk and compiled the rules once. ``warm=False`` (a single worker) skips
     compiling every rule file up front: that worker compiles only the types its documents need.
     """
+    import gc
+    import logging
+    import multiprocessing as mp  # here, not at the top: `--version`, `rules`, `detect` start no workers
+
     methods = mp.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         if not warm:

@@ -10,15 +10,19 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
+import sys
+import tempfile
+import time
 from functools import cached_property, lru_cache
-from importlib import metadata, resources
+from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterable, Literal
 
+import pydantic
 import regex
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, model_validator
 
 from .errors import RuleError
 from .normalize import squash_whitespace
@@ -277,10 +281,11 @@ class Level(_Strict):
             raise ValueError("scope: unit is for inner levels")
         return self
 
-    @property
+    @cached_property
     def pattern(self) -> str:
         """The level's effective pattern: its variants in order, each in a group ``_vI`` that
-        tells which one matched; a legacy level's one pattern as it is."""
+        tells which one matched; a legacy level's one pattern as it is. Written once, after the
+        rule file filled in its vocabulary: the engine asks for it several times a document."""
         if not self.variants:
             return self._legacy or self.legacy_pattern or ""
         return "|".join(f"(?P<_v{i}>{v.expanded})" for i, v in enumerate(self.variants))
@@ -381,24 +386,32 @@ class RuleFile(_Strict):
     _cases: tuple[Case, ...] = PrivateAttr(())
 
     @model_validator(mode="after")
-    def _fill_vocabulary(self) -> RuleFile:
+    def _fill_vocabulary(self, info: ValidationInfo) -> RuleFile:
         """Write each {terms.GROUP} / {fields.GROUP} out as the group's alternation, in every
-        pattern field, and check that every expanded pattern compiles."""
-        alternations = {f"{{terms.{g}}}": _alternation(v) for g, v in self.terms.items()}
-        alternations |= {f"{{fields.{g}}}": _alternation(_labels(v)) for g, v in self.fields.items()}
+        pattern field, and check that every expanded pattern compiles (unless the loader's
+        cache vouches that these very bytes compiled under this code: ``context={"compiled": True}``)."""
+        proven = bool(info.context and info.context.get("compiled"))
+        vocabularies = {f"{{terms.{g}}}": v for g, v in self.terms.items()}
+        vocabularies |= {f"{{fields.{g}}}": _labels(v) for g, v in self.fields.items()}
+        alternations: dict[str, str] = {}  # of the vocabularies some pattern names, each written once
 
         def fill(rule_id: str, what: str, pattern: str) -> str:
-            unknown = sorted(set(_VOCAB_REF.findall(pattern)) - set(alternations))
+            refs = set(_VOCAB_REF.findall(pattern))
+            unknown = sorted(refs - set(vocabularies))
             if unknown:
                 raise ValueError(f"rule {rule_id}: {what} names unknown vocabularies {unknown} "
-                                 f"(known: {sorted(alternations)})")
-            for key, alt in alternations.items():
-                pattern = pattern.replace(key, alt)
+                                 f"(known: {sorted(vocabularies)})")
+            for key in refs:  # an alternation holds no {…} of its own (its braces are escaped): any order
+                if key not in alternations:
+                    alternations[key] = _alternation(vocabularies[key])
+                pattern = pattern.replace(key, alternations[key])
             return pattern
 
         def compiles(rule_id: str, parts: list[tuple[str, str]], flags: int = regex.MULTILINE) -> None:
             """Compile each pattern once, with the flags it runs with (so the regex cache serves it
             later); only when a combined one fails, each part alone, to name the one at fault."""
+            if proven:  # compiled when first loaded; a type's patterns now compile when it is first used
+                return
             try:
                 compile_pattern(parts[0][1], flags)
                 return
@@ -639,15 +652,24 @@ def _resolve_hooks(rules: RuleFile, where: str, allow: bool | frozenset[str]) ->
     return module
 
 
-# libyaml's loader where PyYAML was built with it: ~10x faster, and every batch worker loads the rules.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The YAML loader: None is libyaml's where PyYAML was built with it (~10x faster than the
+# pure-Python one, and every batch worker loads the rules). PyYAML is imported only to parse a
+# file the cache does not hold.
+_YAML_LOADER: Any = None
 
 
-def _read_yaml(path: Path, what: str = "rule file") -> dict:
+def _read_text(path: Path, what: str = "rule file") -> str:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RuleError(str(path), f"cannot read {what}: {exc}") from None
+
+
+def _parse_yaml(text: str, path: Path, what: str = "rule file") -> dict:
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=_YAML_LOADER or getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
@@ -662,11 +684,17 @@ def cases_path(rule_file: Path) -> Path:
     return rule_file.parent / "cases" / rule_file.name
 
 
-def _read_cases(rule_file: Path) -> list[Case]:
+def _cases_text(rule_file: Path) -> str | None:
     path = cases_path(rule_file)
-    if not path.is_file():
-        return []
-    data = _read_yaml(path, "cases file")
+    return _read_text(path, "cases file") if path.is_file() else None
+
+
+def _parse_cases(text: str | None, path: Path) -> dict:
+    """A cases file as plain data (no file: no cases)."""
+    return {"cases": []} if text is None else _parse_yaml(text, path, "cases file")
+
+
+def _validate_cases(data: dict, path: Path) -> list[Case]:
     try:
         return CaseFile.model_validate(data).cases
     except ValidationError as exc:
@@ -678,20 +706,27 @@ def _read_cases(rule_file: Path) -> list[Case]:
 _EXTENSION_KEYS = {"extends", "version", "description", "terms", "fields", "levels", "detect"}
 
 
-def _extend(data: dict, path: Path) -> tuple[dict, list[Case]]:
-    """The built-in file ``data["extends"]`` names, with ``data``'s terms, fields, signals and
-    variants (by level id) added; and the built-in file's cases."""
-    where = str(path)
-    name = data["extends"]
+def _base_file(name: str, where: str) -> Path:
     base_path = next((p for p in _rule_files(builtin_rules_dir()) if p.stem == name), None)
     if base_path is None:
         known = ", ".join(p.stem for p in _rule_files(builtin_rules_dir()))
         raise RuleError(where, f"extends {name!r}: no built-in rule file of that name (known: {known})")
+    return base_path
+
+
+def _extend(data: dict, path: Path) -> tuple[dict, dict, str]:
+    """The built-in file ``data["extends"]`` names, with ``data``'s terms, fields, signals and
+    variants (by level id) added; the built-in file's cases (plain data); and the digest of the
+    built-in file and its cases, which the merged data depends on."""
+    where = str(path)
+    name = data["extends"]
+    base_path = _base_file(name, where)
     extra = sorted(set(data) - _EXTENSION_KEYS)
     if extra:
         raise RuleError(where, f"a file that extends {name} may add terms, fields, detect.signals and level "
                                f"variants; it cannot set {extra} (copy the file to replace it)")
-    base = _read_yaml(base_path)
+    base_text, base_cases = _read_text(base_path), _cases_text(base_path)
+    base = _parse_yaml(base_text, base_path)
     merged = {**base, "version": f"{base['version']}+{data.get('version', 'ext')}"}
     for key in ("terms", "fields"):
         vocab = {group: {term: list(aliases or []) for term, aliases in terms.items()}
@@ -717,33 +752,146 @@ def _extend(data: dict, path: Path) -> tuple[dict, list[Case]]:
             raise RuleError(where, f"extends {name}: level {added['id']} is not converted to variants yet")
         level["variants"] = [*level["variants"], *added["variants"]]
     merged["levels"] = list(levels.values())
-    return merged, _read_cases(base_path)
+    return merged, _parse_cases(base_cases, cases_path(base_path)), _digest(base_text, base_cases)
+
+
+# ---------------------------------------------------------------- the validated-file cache
+#
+# Validating a rule file compiles every one of its patterns, most of a second for the built-in
+# files, in every process that loads them. A file whose bytes already validated under this very
+# code is loaded from the cache: its parsed YAML (plain JSON data, never pickled objects, so the
+# cache cannot run code) is validated again by the schema, but its patterns are not compiled
+# until a document of its type needs them. An unreadable, foreign or stale entry is a miss.
+
+CACHE_ENV = "DOMAINCHUNK_CACHE_DIR"  # where entries go; empty: no cache
+CACHE_FORMAT = 1
+CACHE_ENTRIES = 256  # the oldest beyond this are removed when an entry is written
+
+
+def cache_dir() -> Path | None:
+    """``$DOMAINCHUNK_CACHE_DIR``, else ``$XDG_CACHE_HOME/domainchunk/rules`` (``~/.cache/...``)."""
+    if CACHE_ENV in os.environ:
+        return Path(os.environ[CACHE_ENV]) if os.environ[CACHE_ENV] else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "domainchunk" / "rules"
+
+
+def _digest(*parts: str | None) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(b"\1" if part is None else b"\0" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str | None:
+    """What a file's validation depends on besides its bytes: this module and the numerals its
+    placeholders expand to, and the versions of Python, pydantic and regex (None: no source to
+    read, as in a zip, so no cache)."""
+    here = Path(__file__).resolve().parent
+    try:
+        sources = [(here / name).read_text(encoding="utf-8") for name in ("rulefile.py", "numerals.py")]
+    except OSError:
+        return None
+    versions = f"{CACHE_FORMAT} {sys.version_info[:3]} {pydantic.VERSION} {regex.__version__}"
+    return _digest(versions, *sources)
+
+
+def _cache_key(text: str, cases: str | None) -> str | None:
+    code = _code_digest()
+    loader = getattr(_YAML_LOADER, "__name__", "")  # a loader chosen on purpose parses anew
+    return None if code is None else _digest(code, loader, text, cases)
+
+
+def _cache_get(key: str | None) -> dict | None:
+    folder = cache_dir()
+    if folder is None or key is None:
+        return None
+    try:
+        entry = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
+        if entry["key"] != key or not all(isinstance(entry[part], dict) for part in ("data", "cases", "inherited")):
+            return None
+        if entry["base"] is not None:  # an extension: the built-in file it extends must be unchanged too
+            name, digest = entry["base"]
+            base_path = _base_file(name, name)
+            if _digest(_read_text(base_path), _cases_text(base_path)) != digest:
+                return None
+        return entry
+    except (OSError, ValueError, TypeError, KeyError, RuleError):  # absent, corrupt or foreign: rebuild
+        return None
+
+
+def _cache_put(key: str | None, entry: dict) -> None:
+    """Write the entry atomically (a reader sees the old file or the new one); never fail the load."""
+    folder = cache_dir()
+    if folder is None or key is None:
+        return
+    try:
+        blob = json.dumps({"key": key, **entry}, ensure_ascii=False)
+        if json.loads(blob) != {"key": key, **entry}:  # YAML gave what JSON cannot hold (a date, an int key)
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(blob)
+            os.replace(tmp, folder / f"{key}.json")
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+        for old in entries[:-CACHE_ENTRIES]:
+            old.unlink(missing_ok=True)
+    except (OSError, TypeError, ValueError):  # a read-only or full disk: the next load validates again
+        pass
 
 
 def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFile:
     """Load and validate one rule file, with its cases; its hooks must be built-in or an
     entry point ``allow_hooks`` enables. A file with ``extends:`` is that built-in file plus its additions."""
     path = Path(path)
-    data = _read_yaml(path)
-    inherited: list[Case] = []
-    if "extends" in data:
-        data, inherited = _extend(data, path)
-    try:
-        rules = RuleFile.model_validate({**data, "path": str(path)})
-    except ValidationError as exc:
-        raise RuleError(str(path), _format_error(exc, data)) from None
-    own = _read_cases(path)
-    try:
-        rules._check_cases(own)
-    except ValueError as exc:
-        raise RuleError(str(cases_path(path)), str(exc)) from None
-    rules._cases = (*inherited, *own)
+    text, cases_text = _read_text(path), _cases_text(path)
+    key = _cache_key(text, cases_text)
+    entry = _cache_get(key)
+    rules = None
+    if entry is not None:
+        try:
+            rules = _validated(entry, path, compiled=True)
+        except (ValidationError, RuleError):  # an entry that no longer validates is rebuilt, never fatal
+            rules = None
+    if rules is None:
+        data = _parse_yaml(text, path)
+        entry = {"data": data, "inherited": {"cases": []}, "base": None}
+        if "extends" in data:
+            merged, entry["inherited"], digest = _extend(data, path)
+            entry |= {"data": merged, "base": [data["extends"], digest]}
+        entry["cases"] = _parse_cases(cases_text, cases_path(path))
+        rules = _validated(entry, path, compiled=False)
+        _cache_put(key, entry)
     rules._hook_module = _resolve_hooks(rules, str(path), _allowed(allow_hooks))
     return rules
 
 
+def _validated(entry: dict, path: Path, compiled: bool) -> RuleFile:
+    """The rule file and its cases from plain data; ``compiled``: its patterns are known to compile."""
+    try:
+        rules = RuleFile.model_validate({**entry["data"], "path": str(path)}, context={"compiled": compiled})
+    except ValidationError as exc:
+        raise RuleError(str(path), _format_error(exc, entry["data"])) from None
+    own = _validate_cases(entry["cases"], cases_path(path))
+    try:
+        rules._check_cases(own)
+    except ValueError as exc:
+        raise RuleError(str(cases_path(path)), str(exc)) from None
+    rules._cases = (*_validate_cases(entry["inherited"], path), *own)
+    return rules
+
+
+@lru_cache(maxsize=1)
 def builtin_rules_dir() -> Path:
     """The rule files shipped inside the package (``rules/`` in a checkout)."""
+    from importlib import resources
+
     try:
         return Path(str(resources.files("domainchunk.rules")))
     except ModuleNotFoundError:  # running from a checkout without install
@@ -754,29 +902,64 @@ def _rule_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if p.is_file())
 
 
+# A file modified this recently may be modified again within the file system's timestamp
+# granularity without its stamp changing (git's "racily clean" entries): its content counts too.
+_RACY_NS = 2_000_000_000
+
+
+def _stamp(folder: str) -> tuple:
+    """What a folder's rule files are known by between two loads: each rule file's and cases
+    file's name, size, inode and modification time; a few stat calls, and no reading except of
+    a file modified in the last two seconds."""
+    def files(where: str) -> list[tuple]:
+        with os.scandir(where) as entries:
+            return sorted((e.name, *_stat(e)) for e in entries if e.name.endswith(".yaml") and e.is_file())
+
+    try:
+        rules = files(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        raise RuleError(folder, "rules folder not found") from None
+    except OSError as exc:
+        raise RuleError(folder, f"cannot read rules folder: {exc}") from None
+    try:
+        names = {name for name, *_ in rules}
+        cases = [c for c in files(os.path.join(folder, "cases")) if c[0] in names]
+    except OSError:
+        cases = []
+    return tuple(rules), tuple(cases)
+
+
+def _stat(entry: os.DirEntry) -> tuple[int, int, int, str | None]:
+    st = entry.stat()
+    racy = time.time_ns() - st.st_mtime_ns < _RACY_NS
+    digest = hashlib.sha256(Path(entry.path).read_bytes()).hexdigest() if racy else None
+    return st.st_size, st.st_ino, st.st_mtime_ns, digest
+
+
 @lru_cache(maxsize=16)
-def _load_folder(folder: str, mtimes: tuple, allow: bool | frozenset[str]) -> tuple[RuleFile, ...]:
+def _load_folder(folder: str, stamp: tuple, allow: bool | frozenset[str]) -> tuple[RuleFile, ...]:
     return tuple(load_rule_file(p, allow) for p in _rule_files(Path(folder)))
 
 
-def _folder_rules(folder: Path, allow: bool | frozenset[str] = False) -> tuple[RuleFile, ...]:
-    if not folder.is_dir():
-        raise RuleError(str(folder), "rules folder not found")
-    files = _rule_files(folder)
-    files += [c for c in map(cases_path, files) if c.is_file()]
-    mtimes = tuple((str(p), p.stat().st_mtime_ns) for p in files)
-    return _load_folder(str(folder), mtimes, allow)
+@lru_cache(maxsize=1)
+def _builtin_rules() -> dict[str, RuleFile]:
+    """The built-in files, loaded once a process: they are part of the installed package, as its
+    modules are (a user folder, by contrast, is looked at again on every load)."""
+    folder = str(builtin_rules_dir())
+    return {r.doc_type: r for r in _load_folder(folder, _stamp(folder), False)}
 
 
-def load_rules(rules_dir: str | Path | None = None, allow_hooks: AllowHooks = False) -> dict[str, RuleFile]:
+def load_rules(rules_dir: str | os.PathLike | None = None, allow_hooks: AllowHooks = False) -> dict[str, RuleFile]:
     """Built-in rule files by doc_type, with a user folder's files added or overriding by doc_type.
 
     A user file's ``hooks:`` may name an installed entry point (group ``domainchunk.hooks``)
-    only when ``allow_hooks`` enables it (True, or its name): it runs code.
+    only when ``allow_hooks`` enables it (True, or its name): it runs code. A user folder is
+    loaded again when one of its files changed since the last load (a stat per file, no reading).
     """
-    registry = {r.doc_type: r for r in _folder_rules(builtin_rules_dir())}
+    registry = dict(_builtin_rules())
     if rules_dir is not None:
-        for r in _folder_rules(Path(rules_dir), _allowed(allow_hooks)):
+        folder = os.fspath(rules_dir)
+        for r in _load_folder(folder, _stamp(folder), _allowed(allow_hooks)):
             registry[r.doc_type] = r
     return registry
 
