@@ -217,8 +217,10 @@ def context_text(chunk: Chunk, title: str | None = None, max_size: int | None = 
                  size: SizeFn | None = None) -> str:
     """Title, path breadcrumb and text, for embedding; with ``max_size`` the text is cut to fit.
 
-    The head (title and breadcrumb) is kept whole; the text keeps its beginning.
+    ``title`` defaults to the chunk's own (its document's). The head (title and breadcrumb)
+    is kept whole; the text keeps its beginning.
     """
+    title = chunk.title if title is None else title
     crumb = " > ".join(chunk.path)
     prefix = chunk.metadata.get("context_prefix")
     head = "\n".join(p for p in (title, crumb, prefix) if p)
@@ -270,7 +272,7 @@ def size_function(spec: str) -> SizeFn:
 
 def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
            pack: bool = False, parents: bool = False) -> tuple[list[Chunk], list[Chunk]]:
-    """The pipeline's last step: ids, optional packing, links; returns (chunks, parent records)."""
+    """The pipeline's last step: ids, optional packing, links, titles; returns (chunks, parent records)."""
     link_chunks(doc, chunks, fingerprint, size)
     if pack:
         chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint)
@@ -278,5 +280,8 @@ def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: i
             c.prev_id = c.next_id = None
         link_chunks(doc, chunks, fingerprint, size)
     records = parent_records(doc, chunks, fingerprint, size, texts=parents)
+    if doc.title:
+        for c in (*chunks, *records):
+            c.title = doc.title
     return chunks, records if parents else []
 
