@@ -135,8 +135,9 @@ def chunk_document(
             raise UsageError(doc.source, f"context_fit: the title and breadcrumbs leave no room for text within "
                                          f"max_chars {limit}; raise max_chars")
         _, chunks = chunk_with_rules(doc, rules, budget, size, overlap)
-    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=budget, size=size,
-                             pack=pack, parents=parents)
+    # Packs fill up to the limit itself: with context_fit their own context_text is measured.
+    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
+                             pack=pack, parents=parents, context_fit=context_fit)
     return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
 
