@@ -19,8 +19,8 @@ the share of answers held by the top k pieces, and by the pieces that fit a char
 compared at equal k and at equal context.
 
 Cuttings: domainchunk one unit a chunk; domainchunk ``pack=True``; small-to-big (rank the
-packs, hand back from each its ``--per-pack`` best-matching units, found through the pack's
-``children``); LangChain's
+packs, hand back from each its best-matching units, best first, within ``--per-result``
+characters, found through the pack's ``children``: ``best_units``); LangChain's
 ``RecursiveCharacterTextSplitter`` 1000/200; fixed 512-character windows overlapping by 128.
 """
 from __future__ import annotations
@@ -270,12 +270,12 @@ def evaluate(ranked: list[list[Result]], questions: list[Question]) -> dict[str,
 
 
 def small_to_big(packed: Index, units: Index, unit_of: dict[str, int], tokens: list[str],
-                 per_pack: int) -> list[list[int]]:
-    """Rank the packs; each hands back its best-matching units as one result."""
+                 budget: int) -> list[list[int]]:
+    """Rank the packs; each hands back its best-matching units within ``budget`` as one result."""
     unit_scores = units.scores(tokens)
     unit_chunks = {k: units.pieces[j].chunk for k, j in unit_of.items()}
     return [[unit_of[u.id] for u in best_units(packed.pieces[p].chunk, unit_chunks,
-                                               lambda c: unit_scores[unit_of[c.id]], per_pack)]
+                                               lambda c: unit_scores[unit_of[c.id]], budget=budget)]
             for p in packed.ranked(tokens)]
 
 
@@ -284,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--large", type=Path, default=SHARED / "corpus-large")
     ap.add_argument("--dev", type=Path, default=SHARED / "corpus")
     ap.add_argument("--per-law", type=int, default=4, help="cross-reference questions per law at most")
-    ap.add_argument("--per-pack", type=int, default=3, help="units small-to-big hands back from each pack")
+    ap.add_argument("--per-result", type=int, nargs="+", default=[600, MAX_CHARS],
+                    help="characters of best-matching units small-to-big hands back from each pack (one row each)")
     ap.add_argument("--context", action="store_true", help="index domainchunk's chunks as their context_text "
                     "(the law's title and the path in front of the text)")
     ap.add_argument("--json", action="store_true")
@@ -361,9 +362,10 @@ def main(argv: list[str] | None = None) -> int:
     runs = {name: [spans(ix, ix.ranked(t)) for t in qtokens] for name, ix in indexes.items()}
     units, packs = indexes["domainchunk unpacked"], indexes["domainchunk packed"]
     unit_of = {p.chunk.id: j for j, p in enumerate(units.pieces)}
-    runs["small-to-big (packs → units)"] = [[[span(units, u) for u in group]
-                                           for group in small_to_big(packs, units, unit_of, t, args.per_pack)]
-                                          for t in qtokens]
+    for budget in args.per_result:
+        runs[f"small-to-big (packs → best units within {budget:,} chars)"] = [
+            [[span(units, u) for u in group] for group in small_to_big(packs, units, unit_of, t, budget)]
+            for t in qtokens]
 
     for name, ranked in runs.items():
         table[name] = {"all": evaluate(ranked, questions)}

@@ -108,14 +108,19 @@ class Chunk(BaseModel):
     next_id: str | None = None
     children: list[str] = Field(default_factory=list)
     size: int | None = None  # measured by the size function in force (characters by default)
+    # The document's title, for context_text; set by the pipeline. Left out of records: the
+    # record of every chunk would repeat it (adapters take it from the document once).
+    title: str | None = Field(default=None, exclude=True)
 
     @property
     def context_text(self) -> str:
-        """The text with its path as a breadcrumb in front, for embedding."""
-        crumb = " > ".join(self.path)
-        prefix = self.metadata.get("context_prefix")
-        head = "\n".join(p for p in (crumb, prefix) if p)
-        return f"{head}\n{self.text}" if head else self.text
+        """The document's title, the path as a breadcrumb and the text, for embedding.
+
+        :func:`domainchunk.packing.context_text` caps it to a size with a size function.
+        """
+        from .packing import context_text
+
+        return context_text(self)
 
     def to_record(self) -> dict[str, Any]:
         """The JSONL record written by the CLI."""
@@ -156,7 +161,7 @@ class ChunkedDocument(BaseModel):
         return [c.to_record() for c in (*self.chunks, *self.parents)]
 
     def contexts(self, max_size: int | None = None, size: Callable[[str], int] | None = None) -> list[str]:
-        """Each chunk's text for embedding: document title, path and text, cut to ``max_size``."""
+        """Each chunk's ``context_text`` (document title, path and text), cut to ``max_size``."""
         from .packing import context_text
 
         return [context_text(c, self.document.title, max_size, size) for c in self.chunks]

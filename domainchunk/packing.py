@@ -2,16 +2,17 @@
 
 One unit a chunk (an article, a clause, a section) is the default. On top of it:
 
-* :func:`pack_chunks` merges consecutive units that share a parent (the articles of one 节,
-  the clauses of one part) into chunks of up to ``max_chars``. A unit is never cut and a pack
-  never crosses its parent's boundary, so a pack's path is the common parent plus the range of
-  its units (``第十三条至第十九条``). The pieces of an oversize unit stay as they are.
+* :func:`pack_chunks` merges consecutive units under one heading (the articles of one 节 or
+  of several small 节 of one 章, the clauses of one part) into chunks of up to ``max_chars``.
+  A unit is never cut and a pack holds a sub-heading whole or not at all, so a pack's path is
+  the common heading plus the range of its units (``第十三条至第十九条``). The pieces of an
+  oversize unit stay as they are.
 * :func:`link_chunks` gives every chunk a stable ``id`` (source, offsets and the rule file's
   fingerprint), ``prev_id``/``next_id`` in document order and a ``size``;
   :func:`parent_records` makes one record per enclosing heading (编/章/节, part) with its span,
   its children and its own parent, and points every chunk's ``parent_id`` at it.
 * :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's
-  best-matching units.
+  best-matching units, best first, up to a number or a size budget.
 * :func:`overlap_pieces` lets the pieces of one oversize unit overlap, never past the unit.
 * :func:`size_function` turns ``--tokenizer`` into a size function.
 """
@@ -82,45 +83,94 @@ def _merged_metadata(units: list[Chunk]) -> dict[str, Any]:
     return meta
 
 
+def _common_parent(units: list[Chunk]) -> list[str]:
+    """The longest heading path all the units lie under."""
+    parent = units[0].path[:-1]
+    for u in units[1:]:
+        n = 0
+        while n < min(len(parent), len(u.path) - 1) and parent[n] == u.path[n]:
+            n += 1
+        parent = parent[:n]
+    return list(parent)
+
+
 def _pack(doc: Document, units: list[Chunk], fingerprint: str) -> Chunk:
     if len(units) == 1:
         return units[0]
     a, b = units[0].start, units[-1].end
-    parent = list(units[0].path[:-1])
     first, last = units[0].path[-1], units[-1].path[-1]
-    return Chunk(index=0, text=doc.text[a:b], start=a, end=b, path=[*parent, f"{first}{RANGE_JOIN}{last}"],
+    return Chunk(index=0, text=doc.text[a:b], start=a, end=b,
+                 path=[*_common_parent(units), f"{first}{RANGE_JOIN}{last}"],
                  kind=PACK_RULE, doc_type=units[0].doc_type, pages=doc.pages_of(a, b), rule=PACK_RULE,
                  source=units[0].source, metadata=_merged_metadata(units),
                  id=chunk_id(doc.source, PACK_RULE, a, b, fingerprint), children=[u.id for u in units if u.id])
 
 
 def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn | None = None,
-                fingerprint: str = "") -> list[Chunk]:
-    """Consecutive whole units with the same parent, packed greedily up to ``max_chars``.
+                fingerprint: str = "", context_fit: bool = False) -> list[Chunk]:
+    """Whole units packed up to ``max_chars`` along the outline, greedily in document order.
 
-    ``chunks`` are one-unit chunks with their ids (see :func:`link_chunks`); the packs list
-    them as ``children`` and in ``metadata["units"]``. Links are redone by the caller.
+    Under each heading the packed items are its own units and those of its sub-headings that
+    fit in one pack whole (small 节 of a 章 go together); a sub-heading too big for one pack
+    is packed inside itself. So a pack never holds part of a sub-heading with anything outside
+    it, and its path is the units' common heading (the document itself when small 章 go
+    together) plus their range. ``chunks`` are one-unit chunks with their ids (see
+    :func:`link_chunks`); the packs list them as ``children`` and in ``metadata["units"]``.
+    Links are redone by the caller. With ``context_fit`` a pack's ``context_text`` (whose
+    path names a range, longer than a unit's) is what must fit ``max_chars``.
     """
     out: list[Chunk] = []
-    run: list[Chunk] = []
 
-    def flush() -> None:
+    def span(units: list[Chunk]) -> int:
+        if context_fit:
+            return _measure(context_text(_pack(doc, units, fingerprint), doc.title), size)
+        return _measure(doc.text[units[0].start : units[-1].end], size)
+
+    def packable(group: list[list[Chunk]]) -> bool:
+        # An oversize unit's pieces are never packed nor cut further; a chunk with no path (a
+        # document's title lines) is no unit of any heading.
+        return all(len(u) == 1 and u[0].path for u in group) and span([u[0] for u in group]) <= max_chars
+
+    def fill(items: list[list[Chunk]]) -> None:
+        run: list[Chunk] = []
+        for item in items:
+            if run and span([*run, *item]) > max_chars:
+                out.append(_pack(doc, run, fingerprint))
+                run = []
+            run.extend(item)
         if run:
             out.append(_pack(doc, run, fingerprint))
-            run.clear()
 
-    for unit in units_of(chunks):
-        # An oversize unit's pieces are never packed nor cut further; a chunk with no path (a
-        # document's title lines) is no unit of any parent.
-        if len(unit) > 1 or not unit[0].path:
-            flush()
-            out.extend(unit)
-            continue
-        c = unit[0]
-        if run and (_parent(run[0]) != _parent(c) or _measure(doc.text[run[0].start : c.end], size) > max_chars):
-            flush()
-        run.append(c)
-    flush()
+    def under(group: list[list[Chunk]], depth: int) -> None:
+        """Pack the units under one heading (all share ``path[:depth]``)."""
+        items: list[list[Chunk]] = []
+        i = 0
+        while i < len(group):
+            unit = group[i]
+            c = unit[0]
+            if len(c.path) <= depth + 1:  # a unit of this heading itself
+                i += 1
+                if packable([unit]):
+                    items.append(unit)
+                else:
+                    fill(items)
+                    items = []
+                    out.extend(unit)
+                continue
+            j = i + 1
+            while j < len(group) and len(group[j][0].path) > depth + 1 and group[j][0].path[depth] == c.path[depth]:
+                j += 1
+            sub = group[i:j]
+            i = j
+            if packable(sub):
+                items.append([u for unit in sub for u in unit])
+            else:
+                fill(items)
+                items = []
+                under(sub, depth + 1)
+        fill(items)
+
+    under(list(units_of(chunks)), 0)
     return out
 
 
@@ -182,14 +232,29 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     return records
 
 
-def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float], n: int = 3) -> list[Chunk]:
+def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float], n: int | None = None,
+               *, budget: int | None = None) -> list[Chunk]:
     """Small-to-big: what to hand back of a retrieved pack, found by its children's ids.
 
-    Its ``n`` best-scoring units, best first (document order among equals); a chunk that is a
-    unit itself (no ``children``) is its own result.
+    Its units best-scoring first (document order among equals): the ``n`` best, and with
+    ``budget`` only as many as fit in it, measured as the units were (their ``size``, in the
+    size function's units); a unit too big for what is left is passed over for smaller ones,
+    and the best unit is handed back even when it alone is over. A chunk that is a unit
+    itself (no ``children``) is its own result.
     """
-    members = [units[k] for k in pack.children if k in units] or [pack]
-    return sorted(members, key=lambda c: -score(c))[:n]
+    members = sorted((units[k] for k in pack.children if k in units), key=lambda c: -score(c)) or [pack]
+    if n is not None:
+        members = members[:n]
+    if budget is None:
+        return members
+    out: list[Chunk] = []
+    left = budget
+    for c in members:
+        cost = len(c.text) if c.size is None else c.size
+        if not out or cost <= left:
+            out.append(c)
+            left -= cost
+    return out
 
 
 def overlap_pieces(text: str, pieces: list[tuple[int, int, str]], overlap: int,
@@ -217,8 +282,10 @@ def context_text(chunk: Chunk, title: str | None = None, max_size: int | None = 
                  size: SizeFn | None = None) -> str:
     """Title, path breadcrumb and text, for embedding; with ``max_size`` the text is cut to fit.
 
-    The head (title and breadcrumb) is kept whole; the text keeps its beginning.
+    ``title`` defaults to the chunk's own (its document's). The head (title and breadcrumb)
+    is kept whole; the text keeps its beginning.
     """
+    title = chunk.title if title is None else title
     crumb = " > ".join(chunk.path)
     prefix = chunk.metadata.get("context_prefix")
     head = "\n".join(p for p in (title, crumb, prefix) if p)
@@ -269,14 +336,21 @@ def size_function(spec: str) -> SizeFn:
 
 
 def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
-           pack: bool = False, parents: bool = False) -> tuple[list[Chunk], list[Chunk]]:
-    """The pipeline's last step: ids, optional packing, links; returns (chunks, parent records)."""
+           pack: bool = False, parents: bool = False, context_fit: bool = False) -> tuple[list[Chunk], list[Chunk]]:
+    """The pipeline's last step: ids, optional packing, links, titles; returns (chunks, parent records).
+
+    ``max_chars`` is the limit packs fill up to: their text's, or with ``context_fit`` their
+    ``context_text``'s.
+    """
     link_chunks(doc, chunks, fingerprint, size)
     if pack:
-        chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint)
+        chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint, context_fit)
         for c in chunks:
             c.prev_id = c.next_id = None
         link_chunks(doc, chunks, fingerprint, size)
     records = parent_records(doc, chunks, fingerprint, size, texts=parents)
+    if doc.title:
+        for c in (*chunks, *records):
+            c.title = doc.title
     return chunks, records if parents else []
 

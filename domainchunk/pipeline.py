@@ -10,7 +10,7 @@ from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
 from .errors import DomainChunkError, ReadError, UsageError
 from .models import Chunk, ChunkedDocument, Detection, Document
-from .packing import finish, rules_fingerprint
+from .packing import context_text, finish, rules_fingerprint
 from .readers import READERS, read_document
 from .readers.text import text_document
 from .rulefile import AllowHooks, RuleFile, load_rules
@@ -84,9 +84,9 @@ def guarded_size(size: SizeFn, source: str) -> SizeFn:
     return measure
 
 
-def _context_size(chunks: list[Chunk], size: SizeFn | None) -> int:
+def _context_size(chunks: list[Chunk], title: str | None, size: SizeFn | None) -> int:
     measure = size or len
-    return max((measure(c.context_text) for c in chunks), default=0)
+    return max((measure(context_text(c, title)) for c in chunks), default=0)
 
 
 def chunk_document(
@@ -105,8 +105,8 @@ def chunk_document(
 ) -> ChunkedDocument:
     """Chunk a read document; ``doc`` is left as it was (the result holds a copy).
 
-    ``context_fit`` keeps every chunk's ``context_text`` (breadcrumb + text), not only
-    its text, within the limit: the text budget shrinks by what the breadcrumbs need.
+    ``context_fit`` keeps every chunk's ``context_text`` (title, breadcrumb and text), not
+    only its text, within the limit: the text budget shrinks by what the heads need.
     """
     check_limit(doc.source, "max_chars", max_chars)
     if size is not None:
@@ -128,15 +128,16 @@ def chunk_document(
         raise UsageError(doc.source, f"overlap must be between 0 and half the size limit ({limit // 2})")
     _, chunks = chunk_with_rules(doc, rules, limit, size, overlap)
     budget = limit
-    # The breadcrumbs do not depend on the budget, so a round or two settle (each shrinks it by the excess).
-    while context_fit and (excess := _context_size(chunks, size) - limit) > 0:
+    # The title and breadcrumbs do not depend on the budget, so a round or two settle (each shrinks it by the excess).
+    while context_fit and (excess := _context_size(chunks, doc.title, size) - limit) > 0:
         budget -= excess
         if budget < 1:
-            raise UsageError(doc.source, f"context_fit: the breadcrumbs leave no room for text within "
+            raise UsageError(doc.source, f"context_fit: the title and breadcrumbs leave no room for text within "
                                          f"max_chars {limit}; raise max_chars")
         _, chunks = chunk_with_rules(doc, rules, budget, size, overlap)
-    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=budget, size=size,
-                             pack=pack, parents=parents)
+    # Packs fill up to the limit itself: with context_fit their own context_text is measured.
+    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
+                             pack=pack, parents=parents, context_fit=context_fit)
     return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
 

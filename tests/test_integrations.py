@@ -143,3 +143,20 @@ def test_splitter_documents_carry_pack_children() -> None:
     docs = DomainChunkLoader([OWN[0]], pack=True, max_chars=1000).load()
     packs = [d for d in docs if d.metadata["rule"] == "pack"]
     assert packs and all(len(d.metadata["children"]) >= 2 and "至" in d.metadata["path"][-1] for d in packs)
+
+
+def test_adapters_expose_title_path_and_text_for_embedding() -> None:
+    expected = domainchunk.chunk(OWN[0], max_chars=300, context_fit=True)
+    title = expected.document.title
+    assert title
+    docs = DomainChunkLoader([OWN[0]], max_chars=300, context_fit=True, context=True).load()
+    assert [d.page_content for d in docs] == [c.context_text for c in expected.chunks]
+    body = [d for d in docs if d.metadata["path"]]
+    assert body and all(d.page_content.startswith(f"{title}\n{' > '.join(d.metadata['path'])}\n") for d in body)
+    assert all(len(d.page_content) <= 300 for d in docs)  # context_fit holds the title too
+    assert all(d.metadata["title"] == title for d in docs)
+    split = DomainChunkSplitter(max_chars=300, context=True).split_text(OWN[0].read_text(encoding="utf-8"))
+    assert split[-1].endswith(expected.chunks[-1].text) and split[-1].startswith(title)
+    nodes = DomainChunkNodeParser(max_chars=300).get_nodes_from_documents(DomainChunkReader().load_data(OWN[0]))
+    embedded = nodes[-1].get_content(metadata_mode="embed")
+    assert title in embedded and expected.chunks[-1].path[-1] in embedded and embedded.endswith(nodes[-1].text)

@@ -1,6 +1,7 @@
 """Packing, ids and links (domainchunk.packing), over generated statutes.
 
-- every unit lies in exactly one packed chunk, whole; a pack never crosses its parent;
+- every unit lies in exactly one packed chunk, whole; a pack holds each heading below its
+  path whole or not at all, and its path is its units' common heading plus their range;
 - packs are within max_chars unless they hold a single larger unit;
 - ids are the same in every run and unique; prev/next form one chain; parent ids resolve;
 - overlapping pieces stay inside their unit and within the limit.
@@ -55,8 +56,12 @@ def _check_packing(plain, packed, max_chars: int) -> None:
             assert len(inside) > 1 and c.children == [u.id for u in inside]
             assert [u["id"] for u in c.metadata["units"]] == c.children
             assert c.size <= max_chars, f"a pack of {len(inside)} units over the limit"
-            parents = {tuple(u.path[:-1]) for u in inside}
-            assert parents == {tuple(c.path[:-1])}, "a pack crossed its parent"
+            common = c.path[:-1]
+            assert all(u.path[: len(common)] == common for u in inside), "a pack crossed its heading"
+            assert len({u.path[len(common)] for u in inside}) > 1, "the path is not the longest common heading"
+            for u in inside:  # every heading below the common one is in this pack whole
+                for k in range(len(common) + 1, len(u.path)):
+                    assert all(v in inside for v in units if v.path[:k] == u.path[:k]), "a pack split a heading"
             assert c.path[-1] == f"{inside[0].path[-1]}至{inside[-1].path[-1]}"
         else:
             assert [u.id for u in inside] == [c.id]
@@ -137,15 +142,25 @@ def test_overlap_stays_inside_the_unit(words, max_chars, overlap):
 
 
 def test_pack_path_metadata_and_rule():
-    text = ("示范法\n第一章 总则\n第一条 甲。\n第二条 乙，依照本法第一条。\n第三条 丙。\n"
-            "第二章 分则\n第四条 丁。\n")
-    result = domainchunk.chunk(text, doc_type="statute", max_chars=1000, pack=True)
-    first, second = result.chunks[-2:]
+    long = "规定" * 90
+    text = ("示范法\n第一章 总则\n第一节 甲\n第一条 甲。\n第二条 乙，依照本法第一条。\n第二节 乙\n第三条 丙。\n"
+            f"第二章 分则\n第四条 {long}。\n第五条 {long}。\n")
+    result = domainchunk.chunk(text, doc_type="statute", max_chars=300, pack=True)
+    first, fourth, fifth = result.chunks[-3:]
+    # the small 节 of one 章 go together, under the 章
     assert first.path == ["第一章 总则", "第一条至第三条"] and first.rule == "pack" and first.kind == "pack"
     assert [u["label"] for u in first.metadata["units"]] == ["第一条", "第二条", "第三条"]
     assert [u["number"] for u in first.metadata["units"]] == [1, 2, 3]
     assert first.metadata["citations"][0]["article"] == 1
-    assert second.path == ["第二章 分则", "第四条"] and second.rule == "statute.article"  # one unit stays itself
+    # a 章 too big for one pack is packed inside itself; here each article stays itself
+    assert fourth.path == ["第二章 分则", "第四条"] and fourth.rule == "statute.article"
+    assert fifth.path == ["第二章 分则", "第五条"]
+
+
+def test_small_chapters_pack_together_under_the_document():
+    text = "示范法\n第一章 总则\n第一条 甲。\n第二章 分则\n第二条 乙。\n第三条 丙。\n"
+    pack = domainchunk.chunk(text, doc_type="statute", max_chars=1000, pack=True, parents=True).chunks[-1]
+    assert pack.path == ["第一条至第三条"] and len(pack.children) == 3 and pack.parent_id is None
 
 
 def test_title_lines_are_no_unit_of_a_pack():
@@ -206,7 +221,7 @@ def test_cli_pack_parents_tokenizer(tmp_path):
     src.write_text("示范法\n第一章 总则\n第一条 甲。\n第二条 乙。\n第二章 分则\n第三条 丙。\n第四条 丁。\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     proc = subprocess.run([sys.executable, "-m", "domainchunk", "chunk", str(src), "-o", str(out), "-q",
-                           "--pack", "--parents", "--tokenizer", "jieba", "--max-chars", "100"],
+                           "--pack", "--parents", "--tokenizer", "jieba", "--max-chars", "10"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     recs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -235,3 +250,50 @@ def test_best_units_hands_back_the_best_matching_units():
     assert [number[c.id] for c in best_units(pack, units, lambda c: score[number[c.id]], 5)] == [2, 4, 6, 1, 5]
     single = next(c for c in units.values() if c.kind == "preamble")
     assert best_units(single, units, lambda c: 0.0) == [single]  # a unit is its own result
+
+
+def test_best_units_within_a_budget():
+    text = "示范法\n第一章 总则\n" + "".join(f"第{to_chinese(n)}条 {'规定' * (5 * n)}。\n" for n in range(1, 6))
+    units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=1000).chunks}
+    pack = domainchunk.chunk(text, doc_type="statute", max_chars=1000, pack=True).chunks[-1]
+    number = {c.id: c.metadata["article"] for c in units.values() if "article" in c.metadata}
+    size = {number[k]: units[k].size for k in pack.children}
+    score = {1: 1.0, 2: 0.0, 3: 2.0, 4: 3.0, 5: 0.5}  # best first: 4, 3, 1, 5, 2
+
+    def got(budget):
+        return [number[c.id] for c in best_units(pack, units, lambda c: score[number[c.id]], budget=budget)]
+
+    assert got(size[4] + size[3]) == [4, 3]
+    assert got(size[4] + size[1]) == [4, 1]  # the 3rd is passed over for a smaller one that fits
+    assert got(1) == [4]  # the best one even when it alone is over
+    assert got(10_000) == [4, 3, 1, 5, 2]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), budget=st.integers(1, 600), seed=st.integers(0, 10_000))
+def test_small_to_big_hands_back_the_best_units_that_fit(text, budget, seed):
+    units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=600).chunks}
+    packs = domainchunk.chunk(text, doc_type="statute", max_chars=600, pack=True).chunks
+    score = {k: float(hash((k, seed)) % 97) for k in units}
+    for pack in packs:
+        got = best_units(pack, units, lambda c: score[c.id], budget=budget)
+        members = pack.children or [pack.id]
+        assert got and all(c.id in members for c in got) and len({c.id for c in got}) == len(got)
+        assert [score[c.id] for c in got] == sorted((score[c.id] for c in got), reverse=True)
+        used = sum(c.size for c in got)
+        assert used <= budget or len(got) == 1
+        left = budget - used
+        assert all(units[k].size > left for k in members if k not in {c.id for c in got}), "a unit that fit was left"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), max_chars=st.integers(80, 400), pack=st.booleans())
+def test_context_text_leads_with_title_and_path_and_fits(text, max_chars, pack):
+    result = domainchunk.chunk(text, doc_type="statute", max_chars=max_chars, context_fit=True, pack=pack)
+    title = result.document.title
+    assert title == "示范劳动法"
+    assert result.contexts() == [c.context_text for c in result.chunks]
+    for c in result.chunks:
+        assert len(c.context_text) <= max_chars and c.context_text.endswith(c.text)
+        head = "\n".join(p for p in (title, " > ".join(c.path)) if p)
+        assert c.context_text.startswith(head + "\n")

@@ -70,7 +70,7 @@ def test_oversize_article_splits_between_paragraphs_and_keeps_path():
 
 def test_context_text_has_breadcrumb(sample):
     c = sample.chunks[1]
-    assert c.context_text.startswith("第一章 总则 > 第一条\n")
+    assert c.context_text.startswith(f"{sample.document.title}\n第一章 总则 > 第一条\n")  # title, then path
     assert c.context_text.endswith(c.text)
 
 

@@ -7,7 +7,9 @@
     >>> DomainChunkSplitter(max_chars=800).split_documents(raw_docs)
 
 Each LangChain ``Document`` is one chunk: ``page_content`` is the chunk text (an exact slice
-of the normalised document text) and ``metadata`` carries ``source``, ``index``, ``start``,
+of the normalised document text), or with ``context=True`` its ``context_text`` (the
+document's title and the path in front of the text, for embedding; add ``context_fit=True``
+to keep it within ``max_chars``), and ``metadata`` carries ``source``, ``index``, ``start``,
 ``end``, ``path``, ``kind``, ``doc_type``, ``pages``, ``rule``, ``id``, ``parent_id``,
 ``prev_id``, ``next_id``, ``title`` and the chunk's own ``metadata``, on top of the
 metadata of the document it came from.
@@ -31,11 +33,12 @@ from ._common import chunk_fields
 __all__ = ["DomainChunkLoader", "DomainChunkSplitter"]
 
 
-def _documents(result: ChunkedDocument, base: dict[str, Any] | None = None) -> Iterator[Document]:
+def _documents(result: ChunkedDocument, base: dict[str, Any] | None = None,
+               context: bool = False) -> Iterator[Document]:
     for c in result.chunks:
         metadata = copy.deepcopy(base) if base else {}
         metadata.update(chunk_fields(result, c))
-        yield Document(page_content=c.text, metadata=metadata, id=metadata["id"])
+        yield Document(page_content=c.context_text if context else c.text, metadata=metadata, id=metadata["id"])
 
 
 class DomainChunkSplitter(TextSplitter):
@@ -43,7 +46,8 @@ class DomainChunkSplitter(TextSplitter):
 
     Options are those of :func:`domainchunk.chunk`: ``doc_type`` (``auto`` detects),
     ``max_chars``, ``rules_dir``, ``size`` (a length function, e.g. a tokenizer's token
-    count), ``mask_phi``. LangChain's ``chunk_size``/``length_function`` map onto
+    count), ``mask_phi``, ``context_fit``, ``pack``; ``context=True`` makes ``page_content``
+    the chunk's ``context_text`` (``split_text`` too). LangChain's ``chunk_size``/``length_function`` map onto
     ``max_chars``/``size`` when given instead.
     """
 
@@ -54,6 +58,9 @@ class DomainChunkSplitter(TextSplitter):
         rules_dir: str | PathLike | None = None,
         size: Any = None,
         mask_phi: bool = False,
+        context_fit: bool = False,
+        pack: bool = False,
+        context: bool = False,
         **kwargs: Any,
     ) -> None:
         chunk_size = kwargs.pop("chunk_size", None)
@@ -65,20 +72,23 @@ class DomainChunkSplitter(TextSplitter):
             rules_dir=rules_dir,
             size=size or length_function,
             mask_phi=mask_phi,
+            context_fit=context_fit,
+            pack=pack,
         )
+        self._context = context
 
     def chunk(self, text: str, name: str | None = None) -> ChunkedDocument:
         """The full result for ``text``: document, detection and chunks."""
         return chunk_text(text, name=name or "<text>", **self._options)
 
     def split_text(self, text: str) -> list[str]:
-        return [c.text for c in self.chunk(text).chunks]
+        return [c.context_text if self._context else c.text for c in self.chunk(text).chunks]
 
     def create_documents(self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None) -> list[Document]:
         metadatas = metadatas or [{} for _ in texts]
         out: list[Document] = []
         for text, base in zip(texts, metadatas):
-            out.extend(_documents(self.chunk(text, base.get("source")), base))
+            out.extend(_documents(self.chunk(text, base.get("source")), base, self._context))
         return out
 
     def split_documents(self, documents: Iterable[Document]) -> list[Document]:
@@ -89,15 +99,17 @@ class DomainChunkSplitter(TextSplitter):
 class DomainChunkLoader(BaseLoader):
     """Reads PDF, DOCX, TXT, Markdown or CSV files and yields one ``Document`` per chunk, lazily.
 
-    ``paths`` is one path or several; options are those of :func:`domainchunk.chunk`.
-    A file that cannot be read raises :class:`domainchunk.DomainChunkError` naming it.
+    ``paths`` is one path or several; options are those of :func:`domainchunk.chunk`, and
+    ``context=True`` makes ``page_content`` the chunk's ``context_text``. A file that cannot be read raises :class:`domainchunk.DomainChunkError` naming it.
     """
 
-    def __init__(self, paths: str | PathLike | Sequence[str | PathLike], **options: Any) -> None:
+    def __init__(self, paths: str | PathLike | Sequence[str | PathLike], context: bool = False,
+                 **options: Any) -> None:
         self.paths = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
+        self.context = context
         self.options = options
 
     def lazy_load(self) -> Iterator[Document]:
         for path in self.paths:
             # a Path, so a str is always read as a file and never taken for text
-            yield from _documents(chunk(Path(path), **self.options))
+            yield from _documents(chunk(Path(path), **self.options), context=self.context)
