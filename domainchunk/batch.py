@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 import warnings
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -62,6 +63,9 @@ WINDOW_PER_JOB = 32
 # caches filled by one odd document) is returned, so memory stays flat however many files.
 RECYCLE_FILES = 500
 RECYCLE_MB = 200
+# Tasks handed to a worker at once: the next one waits in its pipe, so a worker that finishes
+# starts on it at once instead of idling until this process, busy writing outputs, sends one.
+PIPELINE = 2
 
 
 # ---------------------------------------------------------------- options
@@ -116,14 +120,19 @@ class Fingerprints:
             if options.doc_type == "auto" else ""
         # masking reads the medical rule file's PHI vocabulary whatever the document's type
         self.phi = phi_fingerprint(registry.get("medical_record")) if options.mask_phi else None
+        self._keys: dict[str | None, dict[str, Any]] = {}
 
     def key(self, doc_type: str | None) -> dict[str, Any]:
-        rules = self.registry.get(doc_type or "")
-        # Every option is part of the output's recipe; the rules folder counts by its files' content.
-        # (as the manifest's JSON will give it back: tuples as lists)
-        options = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.options).items() if k != "rules_dir"}
-        return {"code": code_version(), "rules": rules.fingerprint() if rules else None, "detect": self.detect,
-                "phi": self.phi, **options}
+        """The recipe of an output of ``doc_type``: computed once per type (hashing a rule file takes
+        milliseconds, and the batch's parent asked it per file); the dict returned is shared, read only."""
+        if doc_type not in self._keys:
+            rules = self.registry.get(doc_type or "")
+            # Every option is part of the output's recipe; the rules folder counts by its files' content.
+            # (as the manifest's JSON will give it back: tuples as lists)
+            options = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.options).items() if k != "rules_dir"}
+            self._keys[doc_type] = {"code": code_version(), "rules": rules.fingerprint() if rules else None,
+                                    "detect": self.detect, "phi": self.phi, **options}
+        return self._keys[doc_type]
 
 
 def check_options(options: Options) -> Fingerprints:
@@ -412,10 +421,12 @@ def _serve(conn: Connection, work: Callable[[Any], Any], parent: int) -> None:
 class _Slot:
     proc: Any
     conn: Connection
-    index: int | None = None
-    deadline: float = float("inf")
+    # Tasks sent to this worker, oldest first: it works on the first, the next waits in its pipe.
+    sent: deque[int] = field(default_factory=deque)
+    deadline: float = float("inf")  # of the first
     served: int = 0  # tasks done by this process
     start_mb: float = 0.0  # its resident memory after its first task: what it holds for every task
+    retiring: bool = False  # due for replacement: sent nothing more, replaced once it has finished
 
 
 def _resident_mb(pid: int) -> float:
@@ -437,11 +448,13 @@ def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
     and replaced; a worker that dies takes only its task with it. Either yields a
     :class:`WorkerFailure` in that task's place. Workers exit if this process dies.
     A worker that has done ``recycle_files`` tasks, or holds more than ``recycle_mb``
-    MB more than after its first, is stopped between tasks and replaced by a fresh one.
+    MB more than after its first, is stopped between tasks and replaced by a fresh one
+    (past ``recycle_mb``, once it has done the task already waiting in its pipe).
     ``context`` is a multiprocessing context (default: the caller's default start method).
     """
     ctx = context or mp.get_context()
     window = window or WINDOW_PER_JOB * jobs
+    recycle_files = max(1, recycle_files)
     slots: list[_Slot] = []
 
     def start() -> _Slot:
@@ -467,30 +480,46 @@ def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
         slot.conn.close()
 
     done: dict[int, Any] = {}
+    retry: list[int] = []  # tasks sent to a worker that died or was killed before it began them
     next_task = next_out = 0
+
+    def deadline() -> float:
+        return time.monotonic() + timeout + TIMEOUT_GRACE if timeout else float("inf")
 
     def dispatch() -> None:
         nonlocal next_task
         for slot in slots:
-            if slot.index is None and next_task < min(len(tasks), next_out + window):
-                slot.index = next_task
-                slot.deadline = time.monotonic() + timeout + TIMEOUT_GRACE if timeout else float("inf")
-                next_task += 1
+            while (not slot.retiring and len(slot.sent) < PIPELINE and slot.served + len(slot.sent) < recycle_files
+                   and (retry or next_task < min(len(tasks), next_out + window))):
+                if retry:
+                    index = retry.pop(0)
+                else:
+                    index, next_task = next_task, next_task + 1
+                if not slot.sent:
+                    slot.deadline = deadline()
+                slot.sent.append(index)
                 try:
-                    slot.conn.send(tasks[slot.index])
+                    slot.conn.send(tasks[index])
                 except OSError:  # it died while idle: the wait below reports the crash
-                    pass
+                    break
+
+    def replace(i: int, kill: bool) -> None:
+        """A fresh worker in slot ``i``; tasks the old one had not begun go to the next free worker."""
+        slot = slots[i]
+        retry[:0] = list(slot.sent)
+        stop(slot, kill)
+        slots[i] = start()
 
     try:
         slots = [start() for _ in range(min(jobs, len(tasks)))]
         while next_out < len(tasks):
             dispatch()
-            busy = [s for s in slots if s.index is not None]
+            busy = [s for s in slots if s.sent]
             nearest = min(s.deadline for s in busy)
             ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy],
                          None if nearest == float("inf") else max(0.0, nearest - time.monotonic()))
             for i, slot in enumerate(slots):
-                if slot.index is None:
+                if not slot.sent:
                     continue
                 result = None
                 if slot.conn in ready or slot.proc.sentinel in ready:
@@ -504,27 +533,27 @@ def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
                     result = WorkerFailure("Timeout", f"took longer than {timeout:g} s (--timeout)")
                 if result is None:
                     continue
-                done[slot.index] = result
-                slot.index = None
+                done[slot.sent.popleft()] = result
                 slot.served += 1
                 if isinstance(result, WorkerFailure):
-                    stop(slot, kill=True)
-                    slots[i] = start()
+                    replace(i, kill=True)
                     continue
+                slot.deadline = deadline()  # the next task sent, if any, begins now
                 # Growth is what counts: a forked worker's resident memory includes the pages it
                 # shares with this process.
                 resident = _resident_mb(slot.proc.pid)
                 slot.start_mb = slot.start_mb or resident
                 if slot.served >= recycle_files or resident - slot.start_mb > recycle_mb:
-                    stop(slot, kill=False)
-                    slots[i] = start()
+                    slot.retiring = True
+                if slot.retiring and not slot.sent:
+                    replace(i, kill=False)
             dispatch()  # before handing results over, so workers run while the caller writes
             while next_out in done:
                 yield done.pop(next_out)
                 next_out += 1
     finally:
         for slot in slots:
-            stop(slot, kill=slot.index is not None)
+            stop(slot, kill=bool(slot.sent))
 
 
 # ---------------------------------------------------------------- writing
@@ -753,6 +782,7 @@ class DirSink(Sink):
     def __init__(self, root: Path, fmt: str, names: Callable[[Input], str] | None = None):
         # names: with --mask-phi, outputs are named by pseudonym, flat (folders may name patients too)
         self.root, self.fmt, self.names = root, fmt, names
+        self._resolved: dict[Path, Path] = {}  # each output folder resolved once, not once per file in it
 
     def target(self, inp: Input) -> Path:
         if self.names is not None:
@@ -775,7 +805,9 @@ class DirSink(Sink):
             out.commit()
         else:
             write_atomic(path, conv.payload)  # type: ignore[arg-type]
-        return {"output": str(path.resolve()), **_stat(path)}
+        # The file was just renamed into place, so it is no link: its folder is what may resolve elsewhere.
+        folder = self._resolved.get(path.parent) or self._resolved.setdefault(path.parent, path.parent.resolve())
+        return {"output": str(folder / path.name), **_stat(path)}
 
     def drop(self, inp: Input) -> None:
         self.target(inp).unlink(missing_ok=True)
@@ -978,7 +1010,9 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
     if errors_path is not None:
         remove_stale_tmp(errors_path)
     errors: AtomicFile | None = None
-    entries: list[dict[str, Any]] = []  # this run's manifest (one small dict per input)
+    # A file's manifest is written from this run's entries at the end; a folder's is read back
+    # from its log, so there the entries are not kept (memory stays flat however many files).
+    entries: list[dict[str, Any]] | None = None if batch.to_dir else []
     ok = False
     try:
         for inp, entry, kind in zip(batch.inputs, reuse, special):
@@ -1017,7 +1051,8 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                 if new_entry is not None:
                     new_entry["masked_name"] = event.name  # the manifest stays local: it may name the file
             if new_entry is not None:
-                entries.append(new_entry)
+                if entries is not None:
+                    entries.append(new_entry)
                 if log is not None:
                     with writing(manifest_path or ""):
                         log.write(json.dumps(new_entry, ensure_ascii=False) + "\n")
@@ -1045,7 +1080,7 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
     summary.errors_file = errors_path if summary.failed else None
     if manifest_path and sink.resumable:
         # A folder's manifest keeps earlier runs' entries (compacted); a file's describes this file only.
-        kept = read_manifest(manifest_path) if batch.to_dir else {
+        kept = read_manifest(manifest_path) if entries is None else {
             e["input"]: {**e, **stats} for e in entries if e["output"]}
         write_atomic(manifest_path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in kept.values()))
     summary.seconds = time.perf_counter() - started

@@ -271,6 +271,13 @@ def test_run_ordered_keeps_order_and_survives_a_crashed_worker():
     assert isinstance(results[2], WorkerFailure) and results[2].kind == "WorkerCrashed"
 
 
+def test_a_task_waiting_in_a_crashed_workers_pipe_is_run_by_its_replacement():
+    # One worker, so the task after the crash was already sent to the process that died.
+    results = list(run_ordered(_square_or_die, [1, -1, 2, 3], jobs=1))
+    assert results[0] == 1 and results[2:] == [4, 9]
+    assert isinstance(results[1], WorkerFailure) and results[1].kind == "WorkerCrashed"
+
+
 _BALLAST: list[bytes] = []
 
 
@@ -288,9 +295,10 @@ def test_workers_are_recycled_after_n_tasks_in_order():
 
 
 def test_a_worker_whose_memory_grows_is_recycled():
-    results = list(run_ordered(_pid_and_grow, [1, 100, 2, 3], jobs=1, recycle_mb=32))
+    results = list(run_ordered(_pid_and_grow, [1, 100, 2, 3, 4], jobs=1, recycle_mb=32))
     pids = [pid for _, pid in results]
-    assert pids[0] == pids[1] and pids[1] != pids[2] and pids[2] == pids[3]  # replaced after it grew by 64 MB
+    # Replaced after it grew by 64 MB, once it has done task 2, which was waiting in its pipe.
+    assert pids[0] == pids[1] == pids[2] and pids[2] != pids[3] and pids[3] == pids[4]
 
 
 def test_worker_crash_becomes_an_error_record(docs: Path, tmp_path: Path, monkeypatch):

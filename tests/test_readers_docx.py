@@ -302,3 +302,73 @@ def test_tab_aligned_columns_in_a_paragraph_stay_tab_separated():
     assert "项目\t结果\t单位" in lines  # a run of tabs is one column break
     assert "白细胞计数 12.5\t10^9/L" in lines  # spaces stay spaces
     assert "甲 乙\t丙" in lines  # inside a table cell a tab is a space: tabs separate cells
+
+
+# ---------------------------------------------------------------- the package, read without python-docx
+
+
+def _rewritten(source: Path, change) -> bytes:
+    """``source`` with each member's bytes passed through ``change(name, data)`` (None drops it)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in original.infolist():
+            data = change(info.filename, original.read(info.filename))
+            if data is not None:
+                target.writestr(info.filename, data)
+    return buffer.getvalue()
+
+
+def _texts_and_kinds(doc) -> list[tuple[str, str, int | None, str | None]]:
+    return [(doc.text[b.start : b.end], b.kind, b.level, b.style) for b in doc.blocks]
+
+
+def test_table_styles_cut_or_not_read_alike():
+    # Word's serialisation has the table styles cut before parsing; another spelling of the same
+    # styles (attributes reordered) is parsed whole: the two must read the same.
+    def reorder(name: str, data: bytes) -> bytes:
+        return data.replace(b'<w:style w:type="table"', b'<w:style w:customStyle="0" w:type="table"') \
+            if name == "word/styles.xml" else data
+
+    cut, whole = read_docx(STATUTE.read_bytes(), "a.docx"), read_docx(_rewritten(STATUTE, reorder), "b.docx")
+    assert _texts_and_kinds(cut) == _texts_and_kinds(whole)
+    assert sum(b.kind == "heading" for b in cut.blocks) == 6
+
+
+def test_table_style_cut_never_crosses_into_another_style():
+    from domainchunk.readers.docx import _without_table_styles
+
+    xml = (b'<w:styles><w:style w:type="table" w:styleId="T"/><w:style w:type="paragraph" w:styleId="P">'
+           b'<w:name w:val="p"/></w:style><w:style w:type="table" w:styleId="U"><w:name w:val="u"/></w:style></w:styles>')
+    assert _without_table_styles(xml) == (b'<w:styles><w:style w:type="paragraph" w:styleId="P">'
+                                          b'<w:name w:val="p"/></w:style></w:styles>')
+    unclosed = b'<w:styles><w:style w:type="table" w:styleId="T"><w:style w:type="paragraph"></w:style></w:styles>'
+    assert _without_table_styles(unclosed) is unclosed
+
+
+def test_package_without_styles_part_uses_the_default_styles():
+    # Without styles.xml python-docx (whose reading this one replaced) falls back on its default
+    # template, which defines no "Heading1": the text stays, the headings become paragraphs.
+    def drop_styles(name: str, data: bytes) -> bytes | None:
+        if name == "word/styles.xml":
+            return None
+        if name == "word/_rels/document.xml.rels":
+            return re.sub(rb'<Relationship [^>]*Target="styles.xml"/>', b"", data)
+        return data
+
+    doc = read_docx(_rewritten(STATUTE, drop_styles), "nostyles.docx")
+    assert doc.text == read_docx(STATUTE.read_bytes(), "styled.docx").text
+    assert {kind for _, kind, _, _ in _texts_and_kinds(doc)} == {"paragraph"}
+
+
+def test_package_naming_no_main_document_or_another_kind():
+    no_main = _rewritten(STATUTE, lambda n, d: re.sub(rb'<Relationship [^>]*officeDocument"?[^>]*/>', b"", d)
+                         if n == "_rels/.rels" else d)
+    with pytest.raises(ReadError, match="no main document"):
+        read_docx(no_main, "nomain.docx")
+    template = _rewritten(STATUTE, lambda n, d: d.replace(b"document.main+xml", b"template.main+xml")
+                          if n == "[Content_Types].xml" else d)
+    with pytest.raises(ReadError, match="not a Word document: its main part is .*template"):
+        read_docx(template, "template.docx")
+    missing = _rewritten(STATUTE, lambda n, d: None if n == "word/numbering.xml" else d)
+    with pytest.raises(ReadError, match="corrupt DOCX: the package has no part /word/numbering.xml"):
+        read_docx(missing, "missing.docx")

@@ -14,12 +14,14 @@ no page numbers are given.
 from __future__ import annotations
 
 import io
+import posixpath
 import zipfile
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 import regex
-from docx import Document as open_docx
-from docx.oxml.ns import qn
 from lxml import etree
 
 from ..errors import ReadError
@@ -27,12 +29,29 @@ from ..models import Document
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, looks_like_header
 from .limits import check_archive
 
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_NAMESPACES = {"w": _W, "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006"}
+
+
+@cache
+def qn(tag: str) -> str:
+    """``w:b`` as lxml spells it, ``{namespace}b`` (cached: it is asked per element read)."""
+    prefix, name = tag.split(":")
+    return f"{{{_NAMESPACES[prefix]}}}{name}"
+
+
+# Tags compared once per element of the body walk: spelled once here, not per comparison.
+W_P, W_TBL, W_SDT, W_R, W_T, W_TAB, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:tab", "w:cr", "w:br"))
+W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
+# Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions).
+_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del")))
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
 _TITLE_NAME = regex.compile(r"^(?:title|标题)$", regex.IGNORECASE)
 # Word's table-of-contents styles: entries "toc 1" … "toc 9" (目录 1 in a Chinese Word) and the "TOC Heading" title.
 _TOC_NAME = regex.compile(r"^(?:toc|目录)\s*(?:[1-9]|heading|标题)$", regex.IGNORECASE)
 _SENTENCE_END = regex.compile(r"[。；！？;!?]$")
+_LEVEL_REF = regex.compile(r"%([1-9])")  # in w:lvlText, "%2" is the counter of level 2
 
 
 def _val(element, tag: str) -> str | None:
@@ -40,7 +59,7 @@ def _val(element, tag: str) -> str | None:
     if element is None:
         return None
     child = element.find(qn(tag))
-    return None if child is None else child.get(qn("w:val"))
+    return None if child is None else child.get(W_VAL)
 
 
 def _is_on(element, tag: str) -> bool | None:
@@ -50,7 +69,7 @@ def _is_on(element, tag: str) -> bool | None:
     child = element.find(qn(tag))
     if child is None:
         return None
-    return child.get(qn("w:val"), "true") not in ("0", "false", "off")
+    return child.get(W_VAL, "true") not in ("0", "false", "off")
 
 
 # ---------------------------------------------------------------- number formats
@@ -187,7 +206,7 @@ class _List:
 class Numbering:
     """Computes Word's visible list labels, paragraph by paragraph, in document order."""
 
-    def __init__(self, root, style_num: dict[str, tuple[str | None, int | None]]) -> None:
+    def __init__(self, root, styles: _Styles) -> None:
         self._lists: dict[str, _List] = {}
         self._counters: dict[str, list[int | None]] = {}
         self._started: set[str] = set()
@@ -197,7 +216,7 @@ class Numbering:
         for num in root.findall(qn("w:num")):
             num_id = num.get(qn("w:numId"))
             abstract_id = _val(num, "w:abstractNumId")
-            definition = self._resolve_link(abstract.get(abstract_id), abstract, root, style_num)
+            definition = self._resolve_link(abstract.get(abstract_id), abstract, root, styles)
             if definition is None:
                 continue
             levels = {int(l.get(qn("w:ilvl"), "0")): _level(l) for l in definition.findall(qn("w:lvl"))}
@@ -212,11 +231,11 @@ class Numbering:
             self._lists[num_id] = _List(levels, key, overrides)
 
     @staticmethod
-    def _resolve_link(definition, abstract: dict, root, style_num: dict) -> etree._Element | None:
+    def _resolve_link(definition, abstract: dict, root, styles: _Styles) -> etree._Element | None:
         """An abstractNum with ``w:numStyleLink`` takes its levels from the list its style names."""
         if definition is None or (link := _val(definition, "w:numStyleLink")) is None:
             return definition
-        num_id = style_num.get(link, (None, None))[0]
+        num_id = styles[link].num_id if link in styles else None
         for num in root.findall(qn("w:num")):
             if num.get(qn("w:numId")) == num_id:
                 return abstract.get(_val(num, "w:abstractNumId"))
@@ -258,7 +277,7 @@ class Numbering:
             fmt = "decimal" if level.legal and i != ilvl else ref.fmt
             return format_number(value, fmt)
 
-        label = regex.sub(r"%([1-9])", number, level.text)
+        label = _LEVEL_REF.sub(number, level.text)
         return label, "" if level.suffix == "nothing" else " "
 
 
@@ -275,30 +294,57 @@ class StyleInfo:
     bold: bool | None = None
 
 
-def _style_elements(document) -> list[tuple[str, etree._Element]]:
-    return [(style.get(qn("w:styleId")), style) for style in document.styles.element.findall(qn("w:style"))]
+class _Styles:
+    """styles.xml's ``w:style`` elements by id, each read into a :class:`StyleInfo` when first asked.
+
+    A Word document defines a hundred or more styles and uses a handful; reading only those
+    keeps styles.xml from costing more than the body.
+    """
+
+    def __init__(self, root) -> None:
+        self.elements = {style.get(qn("w:styleId")): style for style in root.iterchildren(qn("w:style"))}
+        self._read: dict[str, StyleInfo] = {}
+        self.inherited: dict[tuple[str | None, str], Any] = {}  # see _inherited
+
+    def __contains__(self, style_id: object) -> bool:
+        return style_id in self.elements
+
+    def __getitem__(self, style_id: str) -> StyleInfo:
+        info = self._read.get(style_id)
+        if info is None:
+            info = self._read[style_id] = _style_info(self.elements[style_id])
+        return info
+
+    def default_paragraph_style(self) -> str | None:
+        return next((sid for sid, el in self.elements.items()
+                     if el.get(qn("w:type")) == "paragraph" and el.get(qn("w:default")) in ("1", "true")), None)
 
 
-def _styles(document) -> dict[str, StyleInfo]:
-    styles = {}
-    for style_id, style in _style_elements(document):
-        ppr, rpr = style.find(qn("w:pPr")), style.find(qn("w:rPr"))
-        numpr = ppr.find(qn("w:numPr")) if ppr is not None else None
-        outline = _val(ppr, "w:outlineLvl")
-        ilvl = _val(numpr, "w:ilvl")
-        styles[style_id] = StyleInfo(
-            name=(_val(style, "w:name") or "").strip(),
-            based_on=_val(style, "w:basedOn"),
-            outline=int(outline) if outline is not None else None,
-            num_id=_val(numpr, "w:numId"),
-            ilvl=int(ilvl) if ilvl is not None else None,
-            bold=_is_on(rpr, "w:b"),
-        )
-    return styles
+def _style_info(style) -> StyleInfo:
+    ppr, rpr = style.find(W_PPR), style.find(W_RPR)
+    numpr = ppr.find(qn("w:numPr")) if ppr is not None else None
+    outline = _val(ppr, "w:outlineLvl")
+    ilvl = _val(numpr, "w:ilvl")
+    return StyleInfo(
+        name=(_val(style, "w:name") or "").strip(),
+        based_on=_val(style, "w:basedOn"),
+        outline=int(outline) if outline is not None else None,
+        num_id=_val(numpr, "w:numId"),
+        ilvl=int(ilvl) if ilvl is not None else None,
+        bold=_is_on(rpr, "w:b"),
+    )
 
 
-def _inherited(styles: dict[str, StyleInfo], style_id: str | None, attribute: str):
-    """The first value of ``attribute`` along the ``basedOn`` chain (cycles cut)."""
+def _inherited(styles: _Styles, style_id: str | None, attribute: str):
+    """The first value of ``attribute`` along the ``basedOn`` chain (cycles cut); asked per paragraph
+    and per run, so each (style, attribute) is walked once."""
+    key = (style_id, attribute)
+    if key not in styles.inherited:
+        styles.inherited[key] = _walk_based_on(styles, style_id, attribute)
+    return styles.inherited[key]
+
+
+def _walk_based_on(styles: _Styles, style_id: str | None, attribute: str):
     seen = set()
     while style_id and style_id in styles and style_id not in seen:
         seen.add(style_id)
@@ -309,7 +355,7 @@ def _inherited(styles: dict[str, StyleInfo], style_id: str | None, attribute: st
     return None
 
 
-def _heading_level(styles: dict[str, StyleInfo], style_id: str | None, ppr) -> int | None:
+def _heading_level(styles: _Styles, style_id: str | None, ppr) -> int | None:
     """Heading level from the paragraph's outline level, its style's, or a Heading N / 标题 N name."""
     outline = _val(ppr, "w:outlineLvl")
     if outline is None:
@@ -338,18 +384,10 @@ class _Paragraph:
 
 
 class _Reader:
-    def __init__(self, document) -> None:
-        self.styles = _styles(document)
-        style_num = {sid: (s.num_id, s.ilvl) for sid, s in self.styles.items()}
-        try:
-            root = document.part.numbering_part.element
-        except (KeyError, NotImplementedError):
-            root = None
-        self.numbering = Numbering(root, style_num)
-        self.default_style = next(
-            (sid for sid, el in _style_elements(document) if el.get(qn("w:type")) == "paragraph" and el.get(qn("w:default")) in ("1", "true")),
-            None,
-        )
+    def __init__(self, styles_root, numbering_root) -> None:
+        self.styles = _Styles(styles_root)
+        self.numbering = Numbering(numbering_root, self.styles)
+        self.default_style = self.styles.default_paragraph_style()
         self.builder = DocumentBuilder()
         self.page = 1
         self.page_breaks = 0
@@ -357,7 +395,7 @@ class _Reader:
     # -- paragraphs
 
     def _run_bold(self, run, paragraph_bold: bool) -> bool:
-        rpr = run.find(qn("w:rPr"))
+        rpr = run.find(W_RPR)
         direct = _is_on(rpr, "w:b")
         if direct is not None:
             return direct
@@ -368,22 +406,22 @@ class _Reader:
         paragraph_bold = bool(_inherited(self.styles, style_id, "bold"))
         pieces = [""]
         bold_chars = plain_chars = 0
-        for run in p.iter(qn("w:r")):
-            if _outside_body_text(run, p):
+        for run in p.iter(W_R):
+            if run.getparent() is not p and _outside_body_text(run, p):
                 continue
             bold = self._run_bold(run, paragraph_bold)
             for child in run:
                 tag = child.tag
-                if tag == qn("w:t"):
+                if tag == W_T:
                     text = child.text or ""
-                elif tag == qn("w:tab"):
+                elif tag == W_TAB:
                     text = "\t"
-                elif tag in (qn("w:cr"), qn("w:br")):
-                    if child.get(qn("w:type")) == "page":
+                elif tag == W_CR or tag == W_BR:
+                    if child.get(W_TYPE) == "page":
                         pieces.append("")
                         continue
                     text = " "
-                elif tag == qn("w:noBreakHyphen"):
+                elif tag == W_NO_BREAK_HYPHEN:
                     text = "-"
                 else:
                     continue
@@ -405,7 +443,7 @@ class _Reader:
         return self.numbering.label(num_id, int(ilvl))
 
     def paragraph(self, p) -> None:
-        ppr = p.find(qn("w:pPr"))
+        ppr = p.find(W_PPR)
         style_id = _val(ppr, "w:pStyle") or self.default_style
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
@@ -430,7 +468,7 @@ class _Reader:
         if not text:
             return
         level = _heading_level(self.styles, style_id, ppr)
-        name = self.styles[style_id].name if style_id in self.styles else ""
+        name = self.styles[style_id].name if style_id is not None and style_id in self.styles else ""
         if _TOC_NAME.match(name):  # TOC entries repeat the headings: marked so the outline skips them
             self.builder.line(fragments, style="toc")
         elif level is not None:
@@ -469,8 +507,8 @@ class _Reader:
     def _cell_text(self, tc) -> str:
         """A cell's paragraphs (with their list labels) joined on one line."""
         parts = []
-        for p in tc.iter(qn("w:p")):
-            ppr = p.find(qn("w:pPr"))
+        for p in tc.iter(W_P):
+            ppr = p.find(W_PPR)
             style_id = _val(ppr, "w:pStyle") or self.default_style
             label = self._numbering_label(ppr, style_id)
             text = clean_line(" ".join(self._paragraph_text(p, style_id).pieces))
@@ -482,11 +520,12 @@ class _Reader:
 
     def walk(self, container) -> None:
         for child in container:
-            if child.tag == qn("w:p"):
+            tag = child.tag
+            if tag == W_P:
                 self.paragraph(child)
-            elif child.tag == qn("w:tbl"):
+            elif tag == W_TBL:
                 self.table(child)
-            elif child.tag == qn("w:sdt"):  # content controls wrap ordinary paragraphs and tables
+            elif tag == W_SDT:  # content controls wrap ordinary paragraphs and tables
                 content = child.find(qn("w:sdtContent"))
                 if content is not None:
                     self.walk(content)
@@ -497,34 +536,141 @@ def _outside_body_text(run, paragraph) -> bool:
     for ancestor in run.iterancestors():
         if ancestor is paragraph:
             return False
-        if ancestor.tag in (qn("w:txbxContent"), qn("w:drawing"), qn("w:pict"), qn("w:del")):
+        if ancestor.tag in _OUTSIDE_TAGS:
             return True
         if etree.QName(ancestor).localname == "AlternateContent":
             return True
     return False
 
 
-def _check_package(data: bytes, source: str) -> None:
+# The package's parts are found the way Word (and python-docx) find them: the package's
+# relationships name the main document, the main document's name its styles and numbering.
+_PARSER = etree.XMLParser(remove_blank_text=True, resolve_entities=False)  # python-docx's settings
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_CT = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+_WML_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+
+
+class _Package:
+    """The three parts the reader needs, parsed straight from the zip (no other part is read)."""
+
+    def __init__(self, archive: zipfile.ZipFile, source: str) -> None:
+        self.archive, self.source = archive, source
+        self.names = set(archive.namelist())
+        self._relations: dict[str, dict[str, str]] = {}
+
+    def read(self, partname: str) -> bytes:
+        member = partname.lstrip("/")
+        if member not in self.names:
+            raise ReadError(self.source, f"corrupt DOCX: the package has no part {partname}")
+        return self.archive.read(member)
+
+    def xml(self, partname: str):
+        return etree.fromstring(self.read(partname), _PARSER)
+
+    def related(self, partname: str, kind: str) -> str | None:
+        """The part that ``partname`` ("/" for the package) relates to as ``kind``, if any."""
+        if partname not in self._relations:
+            base, name = posixpath.split(partname)
+            rels = posixpath.join(base, "_rels", f"{name}.rels")
+            found: dict[str, str] = {}
+            if rels.lstrip("/") in self.names:
+                for rel in self.xml(rels).iterchildren(_REL):
+                    if rel.get("TargetMode") != "External":  # the first of a type is the one used
+                        found.setdefault(rel.get("Type", ""), posixpath.abspath(posixpath.join(base, rel.get("Target", ""))))
+            self._relations[partname] = found
+        return self._relations[partname].get(_RT + kind)
+
+    def content_type(self, partname: str) -> str | None:
+        types = self.xml("/[Content_Types].xml")
+        for override in types.iterchildren(_CT + "Override"):
+            if override.get("PartName") == partname:
+                return override.get("ContentType")
+        extension = posixpath.splitext(partname)[1].lstrip(".")
+        return next((d.get("ContentType") for d in types.iterchildren(_CT + "Default")
+                     if d.get("Extension") == extension), None)
+
+
+# Table styles: Word's default template (and every document python-docx writes) carries a
+# hundred of them, nine tenths of styles.xml, and no paragraph or run reads one (a paragraph
+# names a paragraph style, a run a character style). They are cut from the bytes before
+# parsing, as Word serialises them; anything unexpected leaves the bytes whole.
+_TABLE_STYLE, _STYLE_START, _STYLE_END = b'<w:style w:type="table"', b"<w:style ", b"</w:style>"
+
+
+def _without_table_styles(xml: bytes) -> bytes:
+    pieces, at = [], 0
+    while (start := xml.find(_TABLE_STYLE, at)) != -1:
+        tag_end = xml.find(b">", start)
+        if tag_end == -1:
+            return xml
+        if xml[tag_end - 1 : tag_end] == b"/":  # <w:style … /> holds nothing
+            end = tag_end + 1
+        else:
+            close = xml.find(_STYLE_END, tag_end)
+            if close == -1 or xml.find(_STYLE_START, tag_end, close) != -1:  # not one flat element
+                return xml
+            end = close + len(_STYLE_END)
+        pieces.append(xml[at:start])
+        at = end
+    return b"".join([*pieces, xml[at:]]) if pieces else xml
+
+
+def _styles_xml(package: _Package, partname: str):
+    data = package.read(partname)
+    trimmed = _without_table_styles(data)
+    if trimmed is not data:
+        try:
+            return etree.fromstring(trimmed, _PARSER)
+        except etree.XMLSyntaxError:  # the cut met a shape it did not expect: the whole part then
+            pass
+    return etree.fromstring(data, _PARSER)
+
+
+def _default_styles():
+    """The styles python-docx (and so Word's default template) gives a package without styles.xml."""
+    import docx
+
+    return etree.fromstring((Path(docx.__file__).parent / "templates" / "default-styles.xml").read_bytes(), _PARSER)
+
+
+def _open_package(data: bytes, source: str):
+    """The document body, styles and numbering (``None`` when absent) of a DOCX's bytes."""
     if data.startswith(b"\xd0\xcf\x11\xe0"):
         raise ReadError(source, "old binary Word (.doc) file, not DOCX: save it as .docx first")
     try:
-        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+        archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise ReadError(source, "not a DOCX file: corrupt or not a zip archive") from None
+    check_archive(archive, source)
+    names = archive.namelist()
     if "word/document.xml" not in names and not any(n.endswith("document.xml") and n.startswith("word/") for n in names):
         raise ReadError(source, "not a DOCX file: the zip has no word/document.xml")
+    package = _Package(archive, source)
+    try:
+        main = package.related("/", "officeDocument")
+        if main is None:
+            raise ReadError(source, "corrupt DOCX: the package names no main document")
+        if (kind := package.content_type(main)) != _WML_MAIN:
+            raise ReadError(source, f"not a Word document: its main part is {kind or 'of no declared type'}")
+        body = package.xml(main).find(qn("w:body"))
+        styles_part = package.related(main, "styles")
+        styles = _styles_xml(package, styles_part) if styles_part else _default_styles()
+        numbering_part = package.related(main, "numbering")
+        numbering = package.xml(numbering_part) if numbering_part else None
+    except (zipfile.BadZipFile, etree.LxmlError, ValueError, OSError, EOFError) as exc:  # a cut or damaged member
+        raise ReadError(source, f"corrupt DOCX: {type(exc).__name__}: {exc}") from None
+    if body is None:
+        raise ReadError(source, "corrupt DOCX: the main document has no body")
+    return body, styles, numbering
 
 
 def read_docx(data: bytes, source: str) -> Document:
-    check_archive(data, source)
-    _check_package(data, source)
+    body, styles, numbering = _open_package(data, source)
+    reader = _Reader(styles, numbering)
     try:
-        document = open_docx(io.BytesIO(data))
-    except Exception as exc:  # python-docx raises KeyError, ValueError, lxml errors … for broken packages
-        raise ReadError(source, f"corrupt DOCX: {type(exc).__name__}: {exc}") from None
-    reader = _Reader(document)
-    try:
-        reader.walk(document.element.body)
+        reader.walk(body)
     except (ValueError, etree.LxmlError) as exc:
         raise ReadError(source, f"corrupt DOCX: {exc}") from None
     built = reader.builder.build(source, metadata={"format": "docx", "explicit_page_breaks": reader.page_breaks})
