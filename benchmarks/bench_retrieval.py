@@ -21,7 +21,7 @@ compared at equal k and at equal context.
 Cuttings: domainchunk one unit a chunk; domainchunk ``pack=True``; small-to-big (rank the
 packs, hand back from each its best-matching units, best first, within ``--per-result``
 characters, found through the pack's ``children``: ``best_units``); LangChain's
-``RecursiveCharacterTextSplitter`` 1000/200; fixed 512-character windows overlapping by 128.
+``RecursiveCharacterTextSplitter`` 1000/200 and 1000 without overlap; fixed 512-character windows overlapping by 128.
 """
 from __future__ import annotations
 
@@ -220,10 +220,10 @@ def domainchunk_pieces(i: int, chunks, title: str | None) -> list[Piece]:
     return [Piece(i, c.start, c.end, c, context_text(c, title)[: -len(c.text)] if title else "") for c in chunks]
 
 
-def langchain_pieces(i: int, text: str) -> list[Piece]:
+def langchain_pieces(i: int, text: str, overlap: int) -> list[Piece]:
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    splitter = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=200, add_start_index=True)
+    splitter = RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=overlap, add_start_index=True)
     return [Piece(i, d.metadata["start_index"], d.metadata["start_index"] + len(d.page_content))
             for d in splitter.create_documents([text])]
 
@@ -346,7 +346,9 @@ def main(argv: list[str] | None = None) -> int:
                                  for p in domainchunk_pieces(i, ch, args.context and docs[i].title)],
         "domainchunk packed": [p for i, ch in enumerate(results["packed"])
                                for p in domainchunk_pieces(i, ch, args.context and docs[i].title)],
-        "LangChain recursive 1000/200": [p for i, d in enumerate(docs) for p in langchain_pieces(i, d.text)],
+        "LangChain recursive 1000/200": [p for i, d in enumerate(docs) for p in langchain_pieces(i, d.text, 200)],
+        # The issue's peer: 1000 characters and no overlap.
+        "LangChain recursive 1000/0": [p for i, d in enumerate(docs) for p in langchain_pieces(i, d.text, 0)],
         "fixed 512/128": [p for i, d in enumerate(docs) for p in fixed_pieces(i, d.text)],
     }
     indexes = {name: Index(docs, ps) for name, ps in pieces.items()}

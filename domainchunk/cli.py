@@ -420,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=float, default=None, help="seconds one document may take before it is stopped "
                    f"and reported as failed (default: {DEFAULT_TIMEOUT:g})")
     c.add_argument("--no-timeout", action="store_true", help="no time limit (with --jobs 1: convert in this process)")
-    c.add_argument("--context-fit", action="store_true", help="keep each chunk's context_text (breadcrumb + text) "
+    c.add_argument("--context-fit", action="store_true", help="keep each chunk's context_text (title, breadcrumb and text) "
                    "within --max-chars, not only its text")
     c.add_argument("--resume", action="store_true", help="skip inputs whose output is up to date (same content, "
                    "rules and options, per the manifest beside the output)")

@@ -201,6 +201,11 @@ def check_patterns(rules: RuleFile) -> list[PatternCheck]:
                 whole = _as_line(f"(?:{na.expanded})[ \t\u3000]*$")
                 out.append(PatternCheck(where, f"{level.id}/{v.name}/not-after-{na.name}",
                                         _check(na.examples, lambda t: whole.fullmatch(t, timeout=PATTERN_TIMEOUT))))
+        if level.under is not None:
+            # A line above a boundary: the engine reads it whole, as here.
+            under = level.under
+            out.append(PatternCheck(where, f"{level.id}/under-{under.name}",
+                                    _check(under.examples, lambda t: under.holds(f"{t}\nX", len(t) + 1))))
     for sig in rules.detect.signals:
         if sig.examples is not None:
             out.append(PatternCheck(where, sig.id,

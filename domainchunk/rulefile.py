@@ -748,8 +748,6 @@ def _extend(data: dict, path: Path) -> tuple[dict, dict, str]:
         level = levels.get(added["id"])
         if level is None:
             raise RuleError(where, f"extends {name}: no level {added['id']!r} (levels: {', '.join(levels)})")
-        if "variants" not in level:
-            raise RuleError(where, f"extends {name}: level {added['id']} is not converted to variants yet")
         level["variants"] = [*level["variants"], *added["variants"]]
     merged["levels"] = list(levels.values())
     return merged, _parse_cases(base_cases, cases_path(base_path)), _digest(base_text, base_cases)

@@ -197,7 +197,7 @@ def build_view(text: str) -> View:
             continue
         line = raw_lines[i]
         stripped = line.strip()
-        joins = prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
+        joins = width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
         if joins:
             # A continuation's indentation is no text, except in a row of columns, where the cut
             # may fall inside the spaces between two cells.

@@ -481,17 +481,6 @@ def test_an_extension_only_adds(tmp_path, extension, expect):
     assert str(path) in str(err.value) and expect in str(err.value)
 
 
-def test_extension_to_an_unconverted_level_is_refused(tmp_path):
-    # any built-in level still on the legacy `pattern:` will do; once none is left, nothing is refused
-    legacy = [(name, lv.id) for name, rules in load_rules().items() for lv in rules.levels if not lv.variants]
-    if not legacy:
-        pytest.skip("every built-in level has variants")
-    name, level = legacy[0]
-    _write(tmp_path, {"extends": name, "levels": [{"id": level, "variants": []}]}, f"{name}.yaml")
-    with pytest.raises(RuleError, match="not converted to variants yet"):
-        load_rules(tmp_path)
-
-
 def test_not_after_and_after_blank_line_are_named_engine_features(tmp_path):
     from domainchunk.examples import check_patterns
 
