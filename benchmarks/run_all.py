@@ -83,11 +83,6 @@ def text_rows(mb: float, rounds: int, line_kb: int) -> None:
                   for _ in range(rounds)]
         row(f"{doc_type}, one {len(long) // 1000} k-char line: time per char over a 4x shorter line (a cost)",
             growth, "1.0 (linear)")
-    tiny = "第一条 为了规范。\n第二条 本法适用。\n"
-    calls = 200
-    per_call = [seconds(lambda: [domainchunk.chunk_text(tiny, doc_type="statute") for _ in range(calls)])
-                / calls * 1e6 for _ in range(rounds)]
-    row(f"per chunk() call on a two-line text (µs, {calls} calls a round; a cost)", per_call, "≤ 50 µs", " µs")
 
 
 def pdf_rows(rounds: int) -> None:
