@@ -499,7 +499,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     """
     text = doc.text
     size = len(text)
-    # A level's pattern is built from its variants on each access: once per pass is enough.
+    # Each level's line pattern and the groups it defines, looked up once per pass, not per candidate.
     per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor)) for lv in levels]
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
     accepted: list[Heading] = []  # structural lines so far, for after/before/follows

@@ -106,7 +106,7 @@ def chunk_document(
     """Chunk a read document; ``doc`` is left as it was (the result holds a copy).
 
     ``context_fit`` keeps every chunk's ``context_text`` (title, breadcrumb and text), not
-    only its text, within the limit: the text budget shrinks by what the heads need.
+    only its text, within the limit: the text budget shrinks by what the title and breadcrumbs need.
     """
     check_limit(doc.source, "max_chars", max_chars)
     if size is not None:
