@@ -341,3 +341,26 @@ def test_body_line_in_the_band_at_different_heights_is_kept():
     pages = [[(40 + 12 * n, f"时间：2019-01-0{n} 08:00"), (150, FULL), (166, FULL), (182, "示范正文。")] for n in (1, 2, 3, 4)]
     doc = read_pdf(_pdf_with_lines(pages), "band.pdf")
     assert all(f"时间：2019-01-0{n}" in doc.text for n in (1, 2, 3, 4))
+
+
+def test_longest_line_of_a_page_of_rows_is_not_a_soft_wrap():
+    # A printed lab report: a key：value header line longer than every row, a panel name under
+    # it, rows ending wherever their last value ends. No margin is shown, so nothing is joined.
+    rows = ["白细胞计数 WBC 6.1 10^9/L 3.5-9.5", "红细胞计数 RBC 4.52 10^12/L 3.8-5.1",
+            "血红蛋白 HGB 135 g/L 115-150", "血小板计数 PLT 210 10^9/L 125-350",
+            "丙氨酸氨基转移酶 ALT 62 ↑ U/L 7-40", "总胆红素 TBIL 14.6 μmol/L 0-21"]
+    header = "姓名：示例甲  性别：女  年龄：45岁  科室：内分泌科  门诊号：MZ0001"
+    lines = [(100, "示范医院检验报告单"), (117, header), (134, "血常规")]
+    lines += [(151 + 17 * i, row) for i, row in enumerate(rows)]
+    doc = read_pdf(_pdf_with_lines([lines]), "rows.pdf")
+    assert _lines(doc.text)[1:4] == [re.sub(" +", " ", header), "血常规", rows[0]]
+    assert len(_lines(doc.text)) == len(lines)
+
+
+def test_two_lines_ending_together_show_the_margin_of_a_short_document():
+    # One wrapped paragraph among short lines: its two full lines end at one x, which is the
+    # margin; the line that reaches it continues on the next.
+    lines = [(100, "手术记录"), (117, "姓名：示例乙 性别：男"), (134, FULL), (151, FULL), (168, "示范正文到此为止。"),
+             (185, "术者：示例丙"), (202, "助手：示例丁")]
+    doc = read_pdf(_pdf_with_lines([lines]), "short.pdf")
+    assert FULL + FULL + "示范正文到此为止。" in doc.text

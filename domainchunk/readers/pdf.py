@@ -40,6 +40,10 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+# A right margin is where at least EDGE_LINES of the longest lines end within EDGE_TOLERANCE
+# times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
+EDGE_LINES = 3
+EDGE_TOLERANCE = 1.0
 
 _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
@@ -395,17 +399,47 @@ def _mark_headings(lines: list[Line]) -> None:
 
 
 def _right_edge(lines: list[Line]) -> float | None:
-    """The right edge of the text: the x that several lines reach (one long line is not enough)."""
-    ends = sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+    """The right margin of the text: the x that several of the longest lines reach together.
+
+    Flowed text is wrapped at one margin, so its wrapped lines end within a
+    character of each other (the longest tenth may pass it: hanging punctuation,
+    wide Latin letters). Rows and key：value header lines end wherever their last
+    value ends; when the longest lines do not end together no margin is claimed,
+    as the longest line of a page of rows did not reach a margin and wrap.
+    """
+    ends = _ends(lines)
     if len(ends) < 6:
         return None
-    return ends[max(2, len(ends) // 10) - 1]
+    edge = ends[max(2, len(ends) // 10) - 1]
+    return edge if _together(ends, edge, _tolerance(lines)) >= EDGE_LINES else None
+
+
+def _ends(lines: list[Line]) -> list[float]:
+    return sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+
+
+def _tolerance(lines: list[Line]) -> float:
+    return EDGE_TOLERANCE * statistics.median(line.size for line in lines) if lines else 0.0
+
+
+def _together(ends: list[float], edge: float, tolerance: float) -> int:
+    return sum(1 for end in ends if abs(end - edge) <= tolerance)
+
+
+def _document_edge(lines: list[Line], width: float) -> float:
+    """The margin of a document no page of which shows one (a short one: a wrapped paragraph
+    or two among rows): where its two longest lines end together, else the right margin that
+    mirrors its left one, which no line of a page of rows reaches."""
+    ends = _ends(lines)
+    if len(ends) >= 2 and _together(ends, ends[0], _tolerance(lines)) >= 2:
+        return ends[0]
+    return width - min((line.x0 for line in lines), default=0.0)
 
 
 def _column_edges(pages: list[PageContent]) -> dict[int, float]:
     """Right edge for every line (by id): per page and column, else the document's."""
     all_lines = [item for page in pages for item in page.items if isinstance(item, Line)]
-    fallback = _right_edge(all_lines) or max((line.x1 for line in all_lines), default=0.0)
+    fallback = _right_edge(all_lines) or _document_edge(all_lines, max((page.width for page in pages), default=0.0))
     edges: dict[int, float] = {}
     for page in pages:
         lines = [item for item in page.items if isinstance(item, Line)]
