@@ -341,3 +341,87 @@ def test_body_line_in_the_band_at_different_heights_is_kept():
     pages = [[(40 + 12 * n, f"时间：2019-01-0{n} 08:00"), (150, FULL), (166, FULL), (182, "示范正文。")] for n in (1, 2, 3, 4)]
     doc = read_pdf(_pdf_with_lines(pages), "band.pdf")
     assert all(f"时间：2019-01-0{n}" in doc.text for n in (1, 2, 3, 4))
+
+
+def test_longest_line_of_a_page_of_rows_is_not_a_soft_wrap():
+    # A printed lab report: a key：value header line longer than every row, a panel name under
+    # it, rows ending wherever their last value ends. No margin is shown, so nothing is joined.
+    rows = ["白细胞计数 WBC 6.1 10^9/L 3.5-9.5", "红细胞计数 RBC 4.52 10^12/L 3.8-5.1",
+            "血红蛋白 HGB 135 g/L 115-150", "血小板计数 PLT 210 10^9/L 125-350",
+            "丙氨酸氨基转移酶 ALT 62 ↑ U/L 7-40", "总胆红素 TBIL 14.6 μmol/L 0-21"]
+    header = "姓名：示例甲  性别：女  年龄：45岁  科室：内分泌科  门诊号：MZ0001"
+    lines = [(100, "示范医院检验报告单"), (117, header), (134, "血常规")]
+    lines += [(151 + 17 * i, row) for i, row in enumerate(rows)]
+    doc = read_pdf(_pdf_with_lines([lines]), "rows.pdf")
+    assert _lines(doc.text)[1:4] == [re.sub(" +", " ", header), "血常规", rows[0]]
+    assert len(_lines(doc.text)) == len(lines)
+
+
+def test_two_lines_ending_together_show_the_margin_of_a_short_document():
+    # One wrapped paragraph among short lines: its two full lines end at one x, which is the
+    # margin; the line that reaches it continues on the next.
+    lines = [(100, "手术记录"), (117, "姓名：示例乙 性别：男"), (134, FULL), (151, FULL), (168, "示范正文到此为止。"),
+             (185, "术者：示例丙"), (202, "助手：示例丁")]
+    doc = read_pdf(_pdf_with_lines([lines]), "short.pdf")
+    assert FULL + FULL + "示范正文到此为止。" in doc.text
+
+
+def _ruled_pdf() -> bytes:
+    """Two ruled tables in STSong-Light: one of rectangles with a merged header cell, one of
+    lines drawn inside a form XObject placed with a translation (its own coordinates)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    c.setFont("STSong-Light", 11)
+    c.drawString(60, 800, "示范检验报告")
+    rows = [["项目", "结果", "单位"], ["白细胞计数", "6.1", "10^9/L"], ["血红蛋白", "135", "g/L"]]
+    for r, row in enumerate(rows):
+        y = 760 - 20 * r
+        if r == 0:  # one rectangle over the first two columns: a merged cell
+            c.rect(60, y - 5, 240, 20)
+            c.rect(300, y - 5, 120, 20)
+            c.drawString(64, y, "检验项目与结果")
+            c.drawString(304, y, row[2])
+            continue
+        for k, cell in enumerate(row):
+            c.rect(60 + 120 * k, y - 5, 120, 20)
+            c.drawString(64 + 120 * k, y, cell)
+    c.beginForm("grid")
+    for k in range(4):
+        c.line(0, 20 * k, 360, 20 * k)
+    for k in range(4):
+        c.line(120 * k, 0, 120 * k, 60)
+    c.endForm()
+    c.saveState()
+    c.translate(60, 500)
+    c.doForm("grid")
+    c.restoreState()
+    for r, row in enumerate([["谷丙转氨酶", "62", "U/L"], ["总胆红素", "14.6", "μmol/L"], ["白蛋白", "42.1", "g/L"]]):
+        for k, cell in enumerate(row):
+            c.drawString(64 + 120 * k, 545 - 20 * r, cell)
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def test_ruled_tables_from_pdfium_paths_match_pdfplumber():
+    import pdfplumber
+
+    from domainchunk.readers.layout import clean_cell
+
+    data = _ruled_pdf()
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        expected = [[[clean_cell(cell) if cell is not None else None for cell in row] for row in table.extract()]
+                    for table in pdf.pages[0].find_tables()]
+    doc = read_pdf(data, "ruled.pdf")
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert len(expected) == len(tables) == 2
+    for rows, block in zip(expected, tables):
+        widened = [[cell for cell in row if cell is not None] for row in rows]
+        assert [[cell.text for cell in row.cells] for row in block.rows] == widened
+    assert tables[0].rows[0].cells[0].colspan == 2
+    assert "谷丙转氨酶\t62\tU/L" in doc.text and "示范检验报告" in doc.text

@@ -1,17 +1,19 @@
 """PDF reader: text in reading order, page furniture removed, soft wraps joined, tables found.
 
-Text comes from pypdfium2 (fast, one char box at a time); pdfplumber's table
-finder runs only on pages that draw vector paths, since a ruled table needs
-lines or rectangles. The pipeline per document:
+Everything is read through pypdfium2: chars with their boxes, and the vector paths
+that rule a table. pdfplumber's table finder turns those paths into cells, but the
+file is never opened in pdfplumber (its pdfminer parse of the whole page was most
+of the time of a page with a table). The pipeline per document:
 
-1. per page, chars → lines (with geometry) and ruled tables (pdfplumber);
+1. per page, chars → lines (with geometry) and ruled tables;
 2. running headers, footers and page numbers removed: lines in the top or
    bottom band that are page numbers or repeat across pages;
 3. columns: a page whose lines leave a vertical gutter is read left column
    first, then right;
 4. tables of contents marked (``style="toc"``), headings told by font size;
-5. soft line breaks joined by geometry: a line that fills the text width and
-   does not end a sentence continues on the next line;
+5. soft line breaks joined by geometry: a line that reaches the right margin
+   (the x several lines end at together) and does not end a sentence continues
+   on the next line;
 6. everything written into one text by :class:`~.layout.DocumentBuilder`.
 
 A table continued on the next page becomes a second table block with
@@ -20,8 +22,8 @@ it continues, that repeated row is **dropped** (from the text and the rows).
 """
 from __future__ import annotations
 
+import bisect
 import ctypes
-import io
 import itertools
 import math
 import statistics
@@ -40,6 +42,10 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+# A right margin is where at least EDGE_LINES of the longest lines end within EDGE_TOLERANCE
+# times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
+EDGE_LINES = 3
+EDGE_TOLERANCE = 1.0
 
 _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
@@ -132,32 +138,49 @@ def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) 
     return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
 
 
-def _text_lines(textpage: pdfium.PdfTextPage, height: float, page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
-    """Group the page's chars into lines, skipping chars inside ``exclude`` boxes (tables).
+# A char as pdfium reports it: (text, generated, left, top, right, bottom) in top-down page
+# coordinates; pdfium's generated whitespace carries no box (only its presence is used).
+Char = tuple[str, bool, float, float, float, float]
 
-    pdfium's generated spaces are kept as one space; its generated line breaks
-    are trusted only when the next char is not on the same row further right.
-    """
+
+def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
+    """Every char of the page in content order, without the glyphs pdfium made up (it adds
+    a hyphen or letters at line ends; whitespace it adds is kept, boxless, as a word gap)."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
     unicode_of, generated, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated, pdfium_c.FPDFText_GetLooseCharBox
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
-    lines: list[_LineAcc] = []
-    current: _LineAcc | None = None
-    space = False
+    chars: list[Char] = []
     for i in range(textpage.count_chars()):
         char = chr(unicode_of(raw, i))
-        if char in "\r\n\x00" or char.isspace():
-            space = space or char.isspace()
+        if char == "\x00":
             continue
-        if generated(raw, i):
+        made_up = bool(generated(raw, i))
+        if made_up:
+            if char.isspace():
+                chars.append((char, True, 0.0, 0.0, 0.0, 0.0))
             continue
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
-        left, right = rect.left, rect.right
-        top, bottom = height - rect.top, height - rect.bottom
+        chars.append((char, False, rect.left, height - rect.top, rect.right, height - rect.bottom))
+    return chars
+
+
+def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
+    """Group the page's chars into lines, skipping chars inside ``exclude`` boxes (tables).
+
+    pdfium's spaces are kept as one space; its generated line breaks are trusted only
+    when the next char is not on the same row further right.
+    """
+    lines: list[_LineAcc] = []
+    current: _LineAcc | None = None
+    space = False
+    for char, _, left, top, right, bottom in chars:
+        if char.isspace():
+            space = True
+            continue
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
             space = False
             continue
@@ -185,30 +208,92 @@ def _text_lines(textpage: pdfium.PdfTextPage, height: float, page: int, exclude:
 # How deep form XObjects are searched for paths (pypdfium2's ``get_objects`` default).
 FORM_DEPTH = 15
 
+Matrix = tuple[float, float, float, float, float, float]
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
-def _has_paths(page: pdfium.PdfPage) -> bool:
-    """Cheap test whether a page may hold a ruled table: it draws at least two vector paths.
 
-    Walks pdfium's raw object handles (forms included) without ``page.get_objects``, which
-    wraps every object on the page in a Python helper object first.
+def _compose(inner: Matrix, outer: Matrix) -> Matrix:
+    """The matrix that applies ``inner`` and then ``outer`` (PDF row-vector convention)."""
+    a, b, c, d, e, f = inner
+    A, B, C, D, E, F = outer
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict]:
+    """The page's vector paths as the edges pdfplumber's table finder reads (``page.edges``).
+
+    Read from pdfium's raw path segments (forms included) instead of opening the file again
+    in pdfminer, which interprets the whole content stream in Python and was most of the
+    time of a page with a table. Each subpath becomes what pdfminer would make of it: two
+    points are a line, a closed axis-aligned four-cornered path a rectangle (four edges),
+    anything else a curve through its points (edges between neighbouring points).
     """
-    count = 0
+    edges: list[dict] = []
+    matrix = pdfium_c.FS_MATRIX()
+    x, y = ctypes.c_float(), ctypes.c_float()
 
-    def walk(parent, count_objects, get_object, level: int) -> bool:
-        nonlocal count
+    def walk(parent, count_objects, get_object, outer: Matrix, level: int) -> None:
         for i in range(count_objects(parent)):
             obj = get_object(parent, i)
             kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                count += 1
-                if count >= 2:
-                    return True
-            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1:
-                if walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1):
-                    return True
-        return False
+            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM):
+                continue
+            pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+            own = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f), outer)
+            if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+                if level < FORM_DEPTH - 1:
+                    walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, own, level + 1)
+                continue
+            subpath: list[tuple[float, float]] = []
+            a, b, c, d, e, f = own
+            for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
+                segment = pdfium_c.FPDFPath_GetPathSegment(obj, k)
+                pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
+                point = (a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f))
+                if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO:
+                    _subpath_edges(subpath, False, edges)
+                    subpath = []
+                subpath.append(point)
+                if pdfium_c.FPDFPathSegment_GetClose(segment):
+                    _subpath_edges(subpath, True, edges)
+                    subpath = []
+            _subpath_edges(subpath, False, edges)
 
-    return walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, _IDENTITY, 0)
+    return edges
+
+
+def _subpath_edges(points: list[tuple[float, float]], closed: bool, edges: list[dict]) -> None:
+    if len(points) < 2:
+        return
+    if closed and len(points) == 4 and _axis_aligned([*points, points[0]]):
+        points = [*points, points[0]]  # a rectangle whose closing side is implied (``h``)
+    if len(points) == 2:
+        (x0, top0), (x1, top1) = points
+        edges.append(_edge("line", x0, top0, x1, top1, "h" if top0 == top1 else "v"))
+        return
+    kind = "rect_edge" if len(points) == 5 and points[-1] == points[0] and _axis_aligned(points) else "curve_edge"
+    for (x0, top0), (x1, top1) in zip(points, points[1:]):
+        edges.append(_edge(kind, x0, top0, x1, top1, "v" if x0 == x1 else ("h" if top0 == top1 else None)))
+
+
+def _axis_aligned(points: list[tuple[float, float]]) -> bool:
+    return all(p[0] == q[0] or p[1] == q[1] for p, q in zip(points, points[1:]))
+
+
+def _edge(kind: str, x0: float, top0: float, x1: float, top1: float, orientation: str | None) -> dict:
+    top, bottom = min(top0, top1), max(top0, top1)
+    return {"object_type": kind, "x0": min(x0, x1), "x1": max(x0, x1), "top": top, "bottom": bottom, "doctop": top,
+            "width": abs(x1 - x0), "height": bottom - top, "orientation": orientation}
+
+
+@dataclass
+class _RuledPage:
+    """What pdfplumber's ``TableFinder`` and ``Table.extract`` read of a page."""
+
+    edges: list[dict]
+    chars: list[dict]
+    bbox: tuple[float, float, float, float]
 
 
 def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
@@ -225,16 +310,58 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _find_tables(plumber_page, number: int) -> list[Table]:
+def _find_tables(page: pdfium.PdfPage, chars: list[Char], width: float, height: float, number: int) -> list[Table]:
+    """Ruled tables: pdfplumber's table finder on the page's paths and pdfium's chars."""
+    edges = _ruling_edges(page, height)
+    if not any(edge["orientation"] == "h" for edge in edges) or not any(edge["orientation"] == "v" for edge in edges):
+        return []  # a table needs rulings both ways: most pages draw none, or only a rule
+    from pdfplumber.table import TableFinder, TableSettings  # only for pages with rulings
+
+    glyphs = [
+        {"text": char, "x0": left, "x1": right, "top": top, "bottom": bottom, "doctop": top, "upright": True,
+         "width": right - left, "height": bottom - top}
+        for char, made_up, left, top, right, bottom in chars
+        if not made_up
+    ]
     tables = []
-    for found in plumber_page.find_tables():
-        rows = _table_rows(found.extract())
+    ruled = _RuledPage(edges, glyphs, (0.0, 0.0, width, height))
+    for found in TableFinder(ruled, TableSettings.resolve(None)).tables:  # type: ignore[arg-type]  # reads only these
+        rows = _table_rows(_cell_texts(found.rows, glyphs))
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
         x0, top, x1, bottom = found.bbox
         header = 1 if looks_like_header(rows) else 0
         tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
     return tables
+
+
+def _cell_texts(rows, glyphs: list[dict]) -> list[list[str | None]]:
+    """pdfplumber's ``Table.extract``: a char belongs to the cell holding its middle, cell
+    text is pdfplumber's ``extract_text`` of its chars, ``None`` marks a cell covered by a
+    merged one. Each row's chars are found by bisection on their vertical middles, not by
+    testing every char of the page against every row."""
+    from pdfplumber.utils import extract_text
+
+    placed = sorted(((g["top"] + g["bottom"]) / 2, index, (g["x0"] + g["x1"]) / 2) for index, g in enumerate(glyphs))
+    middles = [middle for middle, _, _ in placed]
+    texts = []
+    for row in rows:
+        x0, top, x1, bottom = row.bbox
+        in_row = sorted(
+            (index, v, h)
+            for v, index, h in placed[bisect.bisect_left(middles, top) : bisect.bisect_left(middles, bottom)]
+            if x0 <= h < x1
+        )
+        line: list[str | None] = []
+        for cell in row.cells:
+            if cell is None:
+                line.append(None)
+                continue
+            cx0, ctop, cx1, cbottom = cell
+            inside = [glyphs[index] for index, v, h in in_row if cx0 <= h < cx1 and ctop <= v < cbottom]
+            line.append(extract_text(inside) if inside else "")
+        texts.append(line)
+    return texts
 
 
 # ---------------------------------------------------------------- furniture
@@ -395,17 +522,47 @@ def _mark_headings(lines: list[Line]) -> None:
 
 
 def _right_edge(lines: list[Line]) -> float | None:
-    """The right edge of the text: the x that several lines reach (one long line is not enough)."""
-    ends = sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+    """The right margin of the text: the x that several of the longest lines reach together.
+
+    Flowed text is wrapped at one margin, so its wrapped lines end within a
+    character of each other (the longest tenth may pass it: hanging punctuation,
+    wide Latin letters). Rows and key：value header lines end wherever their last
+    value ends; when the longest lines do not end together no margin is claimed,
+    as the longest line of a page of rows did not reach a margin and wrap.
+    """
+    ends = _ends(lines)
     if len(ends) < 6:
         return None
-    return ends[max(2, len(ends) // 10) - 1]
+    edge = ends[max(2, len(ends) // 10) - 1]
+    return edge if _together(ends, edge, _tolerance(lines)) >= EDGE_LINES else None
+
+
+def _ends(lines: list[Line]) -> list[float]:
+    return sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+
+
+def _tolerance(lines: list[Line]) -> float:
+    return EDGE_TOLERANCE * statistics.median(line.size for line in lines) if lines else 0.0
+
+
+def _together(ends: list[float], edge: float, tolerance: float) -> int:
+    return sum(1 for end in ends if abs(end - edge) <= tolerance)
+
+
+def _document_edge(lines: list[Line], width: float) -> float:
+    """The margin of a document no page of which shows one (a short one: a wrapped paragraph
+    or two among rows): where its two longest lines end together, else the right margin that
+    mirrors its left one, which no line of a page of rows reaches."""
+    ends = _ends(lines)
+    if len(ends) >= 2 and _together(ends, ends[0], _tolerance(lines)) >= 2:
+        return ends[0]
+    return width - min((line.x0 for line in lines), default=0.0)
 
 
 def _column_edges(pages: list[PageContent]) -> dict[int, float]:
     """Right edge for every line (by id): per page and column, else the document's."""
     all_lines = [item for page in pages for item in page.items if isinstance(item, Line)]
-    fallback = _right_edge(all_lines) or max((line.x1 for line in all_lines), default=0.0)
+    fallback = _right_edge(all_lines) or _document_edge(all_lines, max((page.width for page in pages), default=0.0))
     edges: dict[int, float] = {}
     for page in pages:
         lines = [item for item in page.items if isinstance(item, Line)]
@@ -476,9 +633,8 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
 
 def read_pdf(data: bytes, source: str) -> Document:
     document = _open(data, source)
-    table_failures: list[int] = []
     try:
-        pages = _extract_pages(document, data, source, table_failures)
+        pages = _extract_pages(document, source)
     finally:
         document.close()
     if not any(page.lines or page.tables for page in pages):
@@ -493,48 +649,28 @@ def read_pdf(data: bytes, source: str) -> Document:
     builder = DocumentBuilder()
     _write(pages, builder)
     title = next((b for b in builder.blocks if b.kind == "heading"), None)
-    metadata = {"format": "pdf", "page_count": len(pages)}
-    if table_failures:
-        metadata["table_search_failed_on_pages"] = table_failures
-    doc = builder.build(source, metadata=metadata)
+    doc = builder.build(source, metadata={"format": "pdf", "page_count": len(pages)})
     if title is not None:
         doc.title = doc.text[title.start : title.end]
     return doc
 
 
-def _extract_pages(document: pdfium.PdfDocument, data: bytes, source: str, table_failures: list[int]) -> list[PageContent]:
-    """Lines and tables of every page; pages whose table search failed are added to ``table_failures``."""
-    plumber = None
+def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageContent]:
+    """Lines and tables of every page."""
     pages: list[PageContent] = []
     try:
         for index in range(len(document)):
             page = document[index]
             width, height = page.get_size()
             content = PageContent(index + 1, width, height)
-            if _has_paths(page):
-                plumber = plumber or _open_plumber(data, source)
-                try:
-                    content.tables = _find_tables(plumber.pages[index], index + 1)
-                except Exception:  # pdfminer chokes on some content streams: keep the text, note the page
-                    table_failures.append(index + 1)
-            exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             textpage = page.get_textpage()
-            content.lines = _text_lines(textpage, height, index + 1, exclude)
+            chars = _page_chars(textpage, height)
             textpage.close()
+            content.tables = _find_tables(page, chars, width, height, index + 1)
+            exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
+            content.lines = _text_lines(chars, index + 1, exclude)
             page.close()
             pages.append(content)
     except pdfium.PdfiumError as exc:
         raise ReadError(source, f"corrupt PDF: {exc}") from None
-    finally:
-        if plumber is not None:
-            plumber.close()
     return pages
-
-
-def _open_plumber(data: bytes, source: str):
-    import pdfplumber  # only for pages with ruled tables
-
-    try:
-        return pdfplumber.open(io.BytesIO(data))
-    except Exception as exc:  # pdfminer raises many unrelated types for broken files
-        raise ReadError(source, f"corrupt PDF: {type(exc).__name__}: {exc}") from None
