@@ -160,3 +160,20 @@ def test_adapters_expose_title_path_and_text_for_embedding() -> None:
     nodes = DomainChunkNodeParser(max_chars=300).get_nodes_from_documents(DomainChunkReader().load_data(OWN[0]))
     embedded = nodes[-1].get_content(metadata_mode="embed")
     assert title in embedded and expected.chunks[-1].path[-1] in embedded and embedded.endswith(nodes[-1].text)
+
+
+@pytest.mark.parametrize("path", OWN[:2], ids=lambda p: p.name)
+def test_node_parser_embeds_the_context_text_and_fits_it_with_context_fit(path: Path) -> None:
+    from llama_index.core.schema import MetadataMode
+
+    documents = DomainChunkReader().load_data(path)
+    for fit in (False, True):
+        expected = domainchunk.chunk(path, max_chars=150, context_fit=fit)
+        nodes = DomainChunkNodeParser(max_chars=150, context_fit=fit).get_nodes_from_documents(documents)
+        assert [n.text for n in nodes] == [c.text for c in expected.chunks]
+        for n, c in zip(nodes, expected.chunks):
+            assert n.get_content(metadata_mode=MetadataMode.EMBED) == c.context_text
+            assert n.get_content(metadata_mode=MetadataMode.LLM) == c.context_text
+        fits = [len(n.get_content(metadata_mode=MetadataMode.EMBED)) <= 150 for n in nodes]
+        # The texts alone fit; only context_fit makes room for the title and the path as well.
+        assert all(fits) if fit else not all(fits)
