@@ -12,7 +12,8 @@ One unit a chunk (an article, a clause, a section) is the default. On top of it:
   :func:`parent_records` makes one record per enclosing heading (编/章/节, part) with its span,
   its children and its own parent, and points every chunk's ``parent_id`` at it.
 * :func:`best_units` is the small-to-big step: rank the packs, hand back a pack's
-  best-matching units, best first, up to a number or a size budget.
+  best-matching units, best first, up to a number or a size budget, leaving out those far
+  below the pack's best.
 * :func:`overlap_pieces` lets the pieces of one oversize unit overlap, never past the unit.
 * :func:`size_function` turns ``--tokenizer`` into a size function.
 """
@@ -233,16 +234,22 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
 
 
 def best_units(pack: Chunk, units: Mapping[str, Chunk], score: Callable[[Chunk], float], n: int | None = None,
-               *, budget: int | None = None) -> list[Chunk]:
+               *, budget: int | None = None, ratio: float = 0.0) -> list[Chunk]:
     """Small-to-big: what to hand back of a retrieved pack, found by its children's ids.
 
     Its units best-scoring first (document order among equals): the ``n`` best, and with
     ``budget`` only as many as fit in it, measured as the units were (their ``size``, in the
     size function's units); a unit too big for what is left is passed over for smaller ones,
-    and the best unit is handed back even when it alone is over. A chunk that is a unit
-    itself (no ``children``) is its own result.
+    and the best unit is handed back even when it alone is over. With ``ratio`` a unit scoring
+    under ``ratio`` times the best unit's score is left out, so a pack that matches in one
+    article hands back that article and not its whole budget of weaker neighbours. A chunk that
+    is a unit itself (no ``children``) is its own result.
     """
-    members = sorted((units[k] for k in pack.children if k in units), key=lambda c: -score(c)) or [pack]
+    scored = sorted(((score(units[k]), units[k]) for k in pack.children if k in units), key=lambda sc: -sc[0])
+    if scored and ratio:
+        floor = ratio * scored[0][0]
+        scored = [sc for sc in scored if sc[0] >= floor]
+    members = [c for _, c in scored] or [pack]
     if n is not None:
         members = members[:n]
     if budget is None:
@@ -278,6 +285,12 @@ def overlap_pieces(text: str, pieces: list[tuple[int, int, str]], overlap: int,
     return out
 
 
+def context_head(chunk: Chunk, title: str | None = None) -> str:
+    """What :func:`context_text` puts before the text: title, path breadcrumb, context prefix."""
+    title = chunk.title if title is None else title
+    return "\n".join(p for p in (title, " > ".join(chunk.path), chunk.metadata.get("context_prefix")) if p)
+
+
 def context_text(chunk: Chunk, title: str | None = None, max_size: int | None = None,
                  size: SizeFn | None = None) -> str:
     """Title, path breadcrumb and text, for embedding; with ``max_size`` the text is cut to fit.
@@ -285,10 +298,7 @@ def context_text(chunk: Chunk, title: str | None = None, max_size: int | None = 
     ``title`` defaults to the chunk's own (its document's). The head (title and breadcrumb)
     is kept whole; the text keeps its beginning.
     """
-    title = chunk.title if title is None else title
-    crumb = " > ".join(chunk.path)
-    prefix = chunk.metadata.get("context_prefix")
-    head = "\n".join(p for p in (title, crumb, prefix) if p)
+    head = context_head(chunk, title)
     full = f"{head}\n{chunk.text}" if head else chunk.text
     if max_size is None or _measure(full, size) <= max_size:
         return full

@@ -4,9 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import domainchunk
 from conftest import CORPUS, ROOT
+from test_packing import statute
 
 # The [langchain] and [llamaindex] extras are part of the README's test install: no skipping here.
 from langchain_core.documents import Document as LCDocument
@@ -160,3 +163,39 @@ def test_adapters_expose_title_path_and_text_for_embedding() -> None:
     nodes = DomainChunkNodeParser(max_chars=300).get_nodes_from_documents(DomainChunkReader().load_data(OWN[0]))
     embedded = nodes[-1].get_content(metadata_mode="embed")
     assert title in embedded and expected.chunks[-1].path[-1] in embedded and embedded.endswith(nodes[-1].text)
+
+
+@pytest.mark.parametrize("path", OWN[:2], ids=lambda p: p.name)
+def test_node_parser_embeds_the_context_text_and_fits_it_with_context_fit(path: Path) -> None:
+    from llama_index.core.schema import MetadataMode
+
+    documents = DomainChunkReader().load_data(path)
+    for fit in (False, True):
+        expected = domainchunk.chunk(path, max_chars=150, context_fit=fit)
+        nodes = DomainChunkNodeParser(max_chars=150, context_fit=fit).get_nodes_from_documents(documents)
+        assert [n.text for n in nodes] == [c.text for c in expected.chunks]
+        for n, c in zip(nodes, expected.chunks):
+            assert n.get_content(metadata_mode=MetadataMode.EMBED) == c.context_text
+            assert n.get_content(metadata_mode=MetadataMode.LLM) == c.context_text
+        fits = [len(n.get_content(metadata_mode=MetadataMode.EMBED)) <= 150 for n in nodes]
+        # The texts alone fit; only context_fit makes room for the title and the path as well.
+        assert all(fits) if fit else not all(fits)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), max_chars=st.integers(80, 400), pack=st.booleans())
+def test_node_parser_context_fit_holds_for_any_statute(text: str, max_chars: int, pack: bool) -> None:
+    from llama_index.core.schema import MetadataMode
+
+    nodes = DomainChunkNodeParser(doc_type="statute", max_chars=max_chars, context_fit=True, pack=pack,
+                                  parents=True).get_nodes_from_documents(
+        [LIDocument(text=text, metadata={"file_path": "示范.txt"})])
+    expected = domainchunk.chunk_text(text, name="示范.txt", doc_type="statute", max_chars=max_chars, context_fit=True,
+                                      pack=pack, parents=True)
+    chunks = {c.id: c for c in (*expected.chunks, *expected.parents)}
+    assert [n.node_id for n in nodes] == list(chunks)
+    for n in nodes:
+        embedded = n.get_content(metadata_mode=MetadataMode.EMBED)
+        assert embedded == chunks[n.node_id].context_text and embedded.endswith(n.text)
+        if n.metadata["kind"] != "parent":  # a heading's record is as long as its heading's text
+            assert len(embedded) <= max_chars

@@ -267,23 +267,29 @@ def test_best_units_within_a_budget():
     assert got(size[4] + size[1]) == [4, 1]  # the 3rd is passed over for a smaller one that fits
     assert got(1) == [4]  # the best one even when it alone is over
     assert got(10_000) == [4, 3, 1, 5, 2]
+    weak = best_units(pack, units, lambda c: score[number[c.id]], budget=10_000, ratio=0.5)
+    assert [number[c.id] for c in weak] == [4, 3]  # 1.0 and under are below half the best's 3.0
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=statute(), budget=st.integers(1, 600), seed=st.integers(0, 10_000))
-def test_small_to_big_hands_back_the_best_units_that_fit(text, budget, seed):
+@given(text=statute(), budget=st.integers(1, 600), seed=st.integers(0, 10_000), ratio=st.sampled_from([0.0, 0.4, 0.9]))
+def test_small_to_big_hands_back_the_best_units_that_fit(text, budget, seed, ratio):
     units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=600).chunks}
     packs = domainchunk.chunk(text, doc_type="statute", max_chars=600, pack=True).chunks
     score = {k: float(hash((k, seed)) % 97) for k in units}
     for pack in packs:
-        got = best_units(pack, units, lambda c: score[c.id], budget=budget)
+        got = best_units(pack, units, lambda c: score[c.id], budget=budget, ratio=ratio)
         members = pack.children or [pack.id]
         assert got and all(c.id in members for c in got) and len({c.id for c in got}) == len(got)
         assert [score[c.id] for c in got] == sorted((score[c.id] for c in got), reverse=True)
+        assert score[got[0].id] == max(score[k] for k in members)  # the best unit always comes back
+        floor = ratio * score[got[0].id]
+        assert all(score[c.id] >= floor for c in got), "a unit under the ratio came back"
         used = sum(c.size for c in got)
         assert used <= budget or len(got) == 1
         left = budget - used
-        assert all(units[k].size > left for k in members if k not in {c.id for c in got}), "a unit that fit was left"
+        missing = [k for k in members if k not in {c.id for c in got} and score[k] >= floor]
+        assert all(units[k].size > left for k in missing), "a unit that fit was left"
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

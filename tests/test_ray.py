@@ -100,3 +100,23 @@ def test_ray_parquet_output_reads_back_as_one_table(ray_local, tmp_path: Path):
     assert any(pages) and not all(pages)  # both kinds of rows were there to disagree
     assert {json.loads(m).__class__ for m in table.column("metadata").to_pylist()} == {dict}
     assert result.errors.take_all() == []
+
+
+def test_ray_job_measures_with_the_clis_tokenizer(ray_local, tmp_path: Path, capsys):
+    """``tokenizer=`` reaches the workers: sizes and packs are the CLI's ``--tokenizer`` ones, not characters."""
+    from domainchunk.integrations.ray import chunk_files
+    from domainchunk.packing import size_function
+
+    root = Path(__file__).resolve().parents[1]
+    files = [str(root / "corpora" / "statute_示范社区管理条例.md")]
+    options = ["--max-chars", "60", "--tokenizer", "jieba", "--pack", "-q"]
+    assert main(["chunk", *files, "-o", str(tmp_path / "cli.jsonl"), *options]) == 0
+    capsys.readouterr()
+    expected = [to_row(json.loads(line)) for line in (tmp_path / "cli.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = sorted(chunk_files(files, max_chars=60, tokenizer="jieba", pack=True).chunks.take_all(),
+                  key=lambda r: r["index"])
+    assert [{**r, "path": list(r["path"]), "pages": list(r["pages"])} for r in rows] == expected
+    words = size_function("jieba")
+    assert all(r["size"] == words(r["text"]) for r in rows)
+    assert any(r["size"] < len(r["text"]) for r in rows)  # words, not characters
+    assert any(r["rule"] == "pack" and len(r["text"]) > 60 for r in rows)  # packed up to 60 words

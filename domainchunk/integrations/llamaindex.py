@@ -7,9 +7,13 @@
 
 Each ``TextNode`` is one chunk with ``start_char_idx``/``end_char_idx`` into the normalised
 document text, the chunk's place and provenance in ``metadata`` (``path``, ``rule``, ``kind``,
-``pages`` …; type-specific metadata as JSON text under ``metadata``, kept out of what is
-embedded), and relationships: SOURCE (the document), PREVIOUS/NEXT (the neighbouring chunks),
-PARENT/CHILD (the enclosing structural record, where the chunker emitted parents).
+``pages`` …; type-specific metadata as JSON text under ``metadata``), and relationships:
+SOURCE (the document), PREVIOUS/NEXT (the neighbouring chunks), PARENT/CHILD (the enclosing
+structural record, where the chunker emitted parents). What is embedded and shown to an LLM
+(``get_content(metadata_mode=...)``) is the chunk's ``context_text``: the document's title and
+the path in front of the text, never offsets, ids or the source document's metadata (all kept
+in ``metadata`` for filters); with ``context_fit=True`` it stays within ``max_chars``, as the
+LangChain splitter's does.
 """
 from __future__ import annotations
 
@@ -23,14 +27,16 @@ from llama_index.core.schema import BaseNode, Document, NodeRelationship, Relate
 from pydantic import Field, PrivateAttr
 
 from ..models import ChunkedDocument
+from ..packing import context_head
 from ..pipeline import chunk, chunk_text
 from ._common import chunk_fields
 
 __all__ = ["DomainChunkNodeParser", "DomainChunkReader"]
 
-# What an embedding or an LLM prompt should not see: offsets, ids and nested metadata.
-_HIDDEN = ["source", "index", "start", "end", "kind", "rule", "pages", "id", "parent_id", "prev_id", "next_id",
-           "children", "size", "metadata"]
+# The one metadata key an embedding or an LLM prompt sees: the head of the chunk's context_text
+# (title, breadcrumb), so that with the templates below the node's content is its context_text.
+_CONTEXT = "context"
+_TEMPLATES = dict(metadata_template="{value}", text_template="{metadata_str}\n{content}")
 
 
 def _nodes(result: ChunkedDocument, source: Document | None = None) -> list[TextNode]:
@@ -39,14 +45,17 @@ def _nodes(result: ChunkedDocument, source: Document | None = None) -> list[Text
     emitted = {p.id for p in result.parents}
     for c in (*result.chunks, *result.parents):
         fields = chunk_fields(result, c, json_metadata=True)
+        hidden = list(fields)  # offsets, ids, links, nested metadata; title and path are in the head
+        fields[_CONTEXT] = context_head(c, result.document.title)
         node = TextNode(
             id_=fields["id"],
             text=c.text,
             start_char_idx=c.start,
             end_char_idx=c.end,
             metadata=fields,
-            excluded_embed_metadata_keys=list(_HIDDEN),
-            excluded_llm_metadata_keys=list(_HIDDEN),
+            excluded_embed_metadata_keys=hidden,
+            excluded_llm_metadata_keys=list(hidden),
+            **_TEMPLATES,
         )
         rel = node.relationships
         if source is not None:
@@ -74,6 +83,8 @@ class DomainChunkNodeParser(NodeParser):
     max_chars: int | None = Field(default=None, description="size limit; default: the rule file's")
     rules_dir: str | None = Field(default=None, description="a folder of rule files to add or override")
     mask_phi: bool = Field(default=False, description="mask identifying values in medical records")
+    context_fit: bool = Field(default=False, description="keep each chunk's context_text (title, path and text, "
+                              "what is embedded) within max_chars, not only its text")
     pack: bool = Field(default=False, description="merge consecutive units under one heading up to max_chars")
     parents: bool = Field(default=False, description="also emit each enclosing heading's record as a node, "
                           "linked PARENT/CHILD (small-to-big retrieval)")
@@ -95,10 +106,20 @@ class DomainChunkNodeParser(NodeParser):
             name = doc.metadata.get("file_path") or doc.metadata.get("source") or doc.node_id
             result = chunk_text(
                 doc.get_content(), name=str(name), doc_type=self.doc_type, max_chars=self.max_chars,
-                rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi, pack=self.pack, parents=self.parents,
+                rules_dir=self.rules_dir, size=self._size, mask_phi=self.mask_phi, context_fit=self.context_fit,
+                pack=self.pack, parents=self.parents,
             )
             out.extend(_nodes(result, doc if isinstance(doc, Document) else None))
         return out
+
+    def _postprocess_parsed_nodes(self, nodes: list[BaseNode], parent_doc_map: dict[str, Document]) -> list[BaseNode]:
+        # The base class merges the document's metadata (file_path …) into each node's after
+        # parsing; hide it too, so that what is embedded stays the chunk's context_text.
+        nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
+        for node in nodes:
+            hidden = [k for k in node.metadata if k != _CONTEXT]
+            node.excluded_embed_metadata_keys, node.excluded_llm_metadata_keys = hidden, list(hidden)
+        return nodes
 
 
 class DomainChunkReader(BaseReader):
