@@ -138,22 +138,46 @@ def _combined(levels: list[Level]) -> regex.Pattern | None:
     """All levels in one alternation; group ``_cI`` holds what level I matched."""
     if not levels:
         return None
-    return regex.compile(f"^{LINE_PREFIX}(?:{_alternation(levels)})", regex.MULTILINE | regex.VERSION0)
+    return _combined_of(tuple(lv.pattern for lv in levels))
 
 
-def _alternation(levels: list[Level]) -> str:
-    return "|".join(f"(?P<_c{i}>{expand(lv.pattern)})" for i, lv in enumerate(levels))
+# The scan's patterns are compiled once per set of levels: writing one out (its placeholders
+# expanded) and finding it in the regex module's cache cost milliseconds a document, the whole
+# scan of a short one.
+@lru_cache(maxsize=64)
+def _combined_of(patterns: tuple[str, ...]) -> regex.Pattern:
+    return regex.compile(f"^{LINE_PREFIX}(?:{_alternation(patterns)})", regex.MULTILINE | regex.VERSION0)
+
+
+def _alternation(patterns: tuple[str, ...]) -> str:
+    return "|".join(f"(?P<_c{i}>{expand(pattern)})" for i, pattern in enumerate(patterns))
 
 
 def _glued_combined(levels: list[Level]) -> regex.Pattern:
     """The combined pattern with a glued page number passed over: what the levels match past it."""
-    return regex.compile(f"{_INDENT}{_GLUED_NUMBER}{_MARKS}(?:{_alternation(levels)})", regex.VERSION0)
+    return _glued_of(tuple(lv.pattern for lv in levels))
+
+
+@lru_cache(maxsize=64)
+def _glued_of(patterns: tuple[str, ...]) -> regex.Pattern:
+    return regex.compile(f"{_INDENT}{_GLUED_NUMBER}{_MARKS}(?:{_alternation(patterns)})", regex.VERSION0)
 
 
 def _sentence_combined(levels: list[Level]) -> regex.Pattern | None:
     """Sentence starts inside a line where an ``anchor: sentence`` level could open (zero-width matches)."""
-    body = "|".join(f"(?:{expand(lv.pattern)})" for lv in levels if lv.anchor == "sentence")
+    return _sentence_of(tuple(lv.pattern for lv in levels if lv.anchor == "sentence"))
+
+
+@lru_cache(maxsize=64)
+def _sentence_of(patterns: tuple[str, ...]) -> regex.Pattern | None:
+    body = "|".join(f"(?:{expand(pattern)})" for pattern in patterns)
     return regex.compile(f"(?<=[{_SENTENCE_END_CHARS}])(?={SENTENCE_START}(?:{body}))", regex.VERSION0) if body else None
+
+
+@lru_cache(maxsize=64)
+def _group_numbers(rx: regex.Pattern, count: int) -> tuple[int, ...]:
+    """The numbers of groups ``_c0`` … in ``rx`` (its ``groupindex`` is a new dict at each look)."""
+    return tuple(rx.groupindex[f"_c{i}"] for i in range(count))
 
 
 def _line_regex(level: Level) -> regex.Pattern:
@@ -429,9 +453,9 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         return [], toc
     # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
     # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
-    groups = [combined.groupindex[f"_c{i}"] for i in range(len(levels))]
+    groups = _group_numbers(combined, len(levels))
     glued = _glued_combined(levels)
-    glued_groups = [glued.groupindex[f"_c{i}"] for i in range(len(levels))]
+    glued_groups = _group_numbers(glued, len(levels))
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         matched = _which(m, groups)
         first = 0 if hashed else matched
@@ -455,7 +479,7 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
     return cands, toc
 
 
-def _which(m: regex.Match, groups: list[int]) -> int:
+def _which(m: regex.Match, groups: tuple[int, ...]) -> int:
     """The index of the first of ``groups`` that took part in the match."""
     return next(i for i, g in enumerate(m.group(*groups)) if g is not None)
 
