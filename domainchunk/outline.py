@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
+import re
 import regex
 
 from .errors import RuleError
@@ -126,29 +127,57 @@ def _document_levels(rules: RuleFile) -> list[Level]:
 
 
 # Where a level with ``anchor: sentence`` may also open: right after a sentence end inside a line.
-SENTENCE_START = r"(?<=[。！？])[ \t\u3000]*"
+_SENTENCE_END_CHARS = "。！？"
+SENTENCE_START = rf"(?<=[{_SENTENCE_END_CHARS}])[ \t\u3000]*"
+# The places a sentence-anchored level may open: right after each sentence end (stdlib ``re``,
+# which finds these characters far faster than the regex module tries a lookbehind at each one).
+_SENTENCE_ENDS = re.compile(f"[{_SENTENCE_END_CHARS}]")
 
 
 def _combined(levels: list[Level]) -> regex.Pattern | None:
     """All levels in one alternation; group ``_cI`` holds what level I matched."""
     if not levels:
         return None
-    return regex.compile(f"^{LINE_PREFIX}(?:{_alternation(levels)})", regex.MULTILINE | regex.VERSION0)
+    return _combined_of(tuple(lv.pattern for lv in levels))
 
 
-def _alternation(levels: list[Level]) -> str:
-    return "|".join(f"(?P<_c{i}>{expand(lv.pattern)})" for i, lv in enumerate(levels))
+# The scan's patterns are compiled once per set of levels: writing one out (its placeholders
+# expanded) and finding it in the regex module's cache cost milliseconds a document, the whole
+# scan of a short one.
+@lru_cache(maxsize=64)
+def _combined_of(patterns: tuple[str, ...]) -> regex.Pattern:
+    return regex.compile(f"^{LINE_PREFIX}(?:{_alternation(patterns)})", regex.MULTILINE | regex.VERSION0)
+
+
+def _alternation(patterns: tuple[str, ...]) -> str:
+    return "|".join(f"(?P<_c{i}>{expand(pattern)})" for i, pattern in enumerate(patterns))
 
 
 def _glued_combined(levels: list[Level]) -> regex.Pattern:
     """The combined pattern with a glued page number passed over: what the levels match past it."""
-    return regex.compile(f"{_INDENT}{_GLUED_NUMBER}{_MARKS}(?:{_alternation(levels)})", regex.VERSION0)
+    return _glued_of(tuple(lv.pattern for lv in levels))
+
+
+@lru_cache(maxsize=64)
+def _glued_of(patterns: tuple[str, ...]) -> regex.Pattern:
+    return regex.compile(f"{_INDENT}{_GLUED_NUMBER}{_MARKS}(?:{_alternation(patterns)})", regex.VERSION0)
 
 
 def _sentence_combined(levels: list[Level]) -> regex.Pattern | None:
     """Sentence starts inside a line where an ``anchor: sentence`` level could open (zero-width matches)."""
-    body = "|".join(f"(?:{expand(lv.pattern)})" for lv in levels if lv.anchor == "sentence")
-    return regex.compile(f"(?<=[。！？])(?={SENTENCE_START}(?:{body}))", regex.VERSION0) if body else None
+    return _sentence_of(tuple(lv.pattern for lv in levels if lv.anchor == "sentence"))
+
+
+@lru_cache(maxsize=64)
+def _sentence_of(patterns: tuple[str, ...]) -> regex.Pattern | None:
+    body = "|".join(f"(?:{expand(pattern)})" for pattern in patterns)
+    return regex.compile(f"(?<=[{_SENTENCE_END_CHARS}])(?={SENTENCE_START}(?:{body}))", regex.VERSION0) if body else None
+
+
+@lru_cache(maxsize=64)
+def _group_numbers(rx: regex.Pattern, count: int) -> tuple[int, ...]:
+    """The numbers of groups ``_c0`` … in ``rx`` (its ``groupindex`` is a new dict at each look)."""
+    return tuple(rx.groupindex[f"_c{i}"] for i in range(count))
 
 
 def _line_regex(level: Level) -> regex.Pattern:
@@ -206,10 +235,17 @@ def _groups_of(pattern: str, anchor: str) -> _Groups:
 
 def _variant_of(level: Level, m: regex.Match) -> str | None:
     """The first of the level's variants whose group ``_vI`` took part in ``m``, as ``Level.variant_at`` tells."""
-    if not level.variants:
-        return None
-    taken = m.group(*(f"_v{i}" for i in range(len(level.variants)))) if len(level.variants) > 1 else (m.group("_v0"),)
-    return next((level.variants[i].name for i, g in enumerate(taken) if g is not None), None)
+    variants = level.variants
+    # One probe per variant up to the one that matched (most often the first), not all of them.
+    for i, name in enumerate(_variant_groups(len(variants))):
+        if m.start(name) >= 0:
+            return variants[i].name
+    return None
+
+
+@lru_cache(maxsize=64)
+def _variant_groups(count: int) -> tuple[str, ...]:
+    return tuple(f"_v{i}" for i in range(count))
 
 
 def _label(level: Level, m: regex.Match, line: str, groups: _Groups, whole: str | int) -> str:
@@ -220,9 +256,15 @@ def _label(level: Level, m: regex.Match, line: str, groups: _Groups, whole: str 
         return _collapse(line)
     if level.label == "heading" and reads_as_heading(line):
         return _collapse(line)
-    token = (m.group("label") if groups.label else None) or m.group(whole)
+    label = m.group("label") if groups.label else None
+    if label and _SPACE.search(label) is None:
+        return label  # nothing to write solid or collapse: what _solid_number and _collapse give
+    token = label or m.group(whole)
     solid = _solid_number(m) if groups.label and groups.num else None
     return _collapse(solid or token)
+
+
+_SPACE = re.compile(r"\s")  # what squash_whitespace and str.split take as whitespace
 
 
 def reads_as_heading(line: str) -> bool:
@@ -232,12 +274,18 @@ def reads_as_heading(line: str) -> bool:
 
 def _number(m: regex.Match, groups: _Groups) -> tuple[int, int] | None:
     raw = m.group("num") if groups.num else None
-    num = parse_number(squash_whitespace(raw)) if raw else None
+    num = _solid_value(raw) if raw else None
     if num is None:
         return None
     raw = m.group("sub") if groups.sub else None
-    sub = parse_number(squash_whitespace(raw)) if raw else 0
+    sub = _solid_value(raw) if raw else 0
     return num, sub or 0
+
+
+@lru_cache(maxsize=4096)
+def _solid_value(raw: str) -> int | None:
+    """The number a ``num`` group wrote, whitespace inside it left out (the same few per document)."""
+    return parse_number(squash_whitespace(raw))
 
 
 def toc_spans(doc: Document) -> list[tuple[int, int]]:
@@ -405,9 +453,9 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         return [], toc
     # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
     # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
-    groups = [combined.groupindex[f"_c{i}"] for i in range(len(levels))]
+    groups = _group_numbers(combined, len(levels))
     glued = _glued_combined(levels)
-    glued_groups = [glued.groupindex[f"_c{i}"] for i in range(len(levels))]
+    glued_groups = _group_numbers(glued, len(levels))
     for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
         matched = _which(m, groups)
         first = 0 if hashed else matched
@@ -419,15 +467,19 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
     if sentence is not None:
-        for m in sentence.finditer(text, timeout=PATTERN_TIMEOUT):
-            found.setdefault(m.start(), (m.start(), False, 0, None, -1))
+        # The pattern is zero-width right after a sentence end, so it is tried only there (what
+        # ``finditer`` finds, without trying the lookbehind and the levels at every character).
+        for end in _SENTENCE_ENDS.finditer(text):
+            pos = end.end()
+            if sentence.match(text, pos, timeout=PATTERN_TIMEOUT):
+                found.setdefault(pos, (pos, False, 0, None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
         cands = [c for c in cands if not _in_spans(c[0], toc)]
     return cands, toc
 
 
-def _which(m: regex.Match, groups: list[int]) -> int:
+def _which(m: regex.Match, groups: tuple[int, ...]) -> int:
     """The index of the first of ``groups`` that took part in the match."""
     return next(i for i, g in enumerate(m.group(*groups)) if g is not None)
 
@@ -634,7 +686,8 @@ def _lead_start(text: str, h: Heading, floor: int) -> int:
     (no blank line between, none before ``floor``) match the level's ``lead`` pattern, as
     a report's title and patient lines belong to the panel named below them."""
     start = h.start
-    if not h.level.lead:
+    # ``lead_pattern`` first: ``lead`` reads a pydantic private attribute, slow once per heading.
+    if h.level.lead_pattern is None or not h.level.lead:
         return start
     lead = _compile_line(h.level.lead)
     while start > floor:

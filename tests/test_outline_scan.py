@@ -12,7 +12,20 @@ from pathlib import Path
 import pytest
 
 from domainchunk import chunk, chunk_text
-from domainchunk.outline import LOOKAHEAD, _groups_of, _label, _line_regex, _number, build_outline
+from domainchunk.models import Document
+from domainchunk.outline import (
+    LOOKAHEAD,
+    _candidates,
+    _collapse,
+    _document_levels,
+    _groups_of,
+    _label,
+    _line_regex,
+    _number,
+    _sentence_combined,
+    _solid_number,
+    build_outline,
+)
 from domainchunk.rulefile import _alternation, _canonical_of, load_rules
 
 CORPORA = Path(__file__).resolve().parents[1] / "corpora"
@@ -74,3 +87,47 @@ def test_a_term_is_the_first_canonical_naming_it_spaces_ignored() -> None:
     assert _canonical_of(vocab, "现 病 史") == "现病史"
     assert _canonical_of(vocab, "体温") is None
     assert _canonical_of({**vocab, "体温": []}, "体温") == "体温"  # another vocabulary, another answer
+
+
+def _sentence_starts(text: str, rules) -> tuple[list[int], list[int]]:
+    """Sentence-start candidates as the engine finds them, and as ``finditer`` over every character does."""
+    levels = _document_levels(rules)
+    cands, toc = _candidates(Document(source="t", text=text), levels)
+    found = [pos for pos, at_line, *_ in cands if not at_line]
+    everywhere = [m.start() for m in _sentence_combined(levels).finditer(text)]
+    return found, [p for p in everywhere if not any(a <= p < b for a, b in toc)]
+
+
+@pytest.mark.parametrize("path", [p for p in TEXTS if p.name.startswith(("judgment_", "contract_"))], ids=lambda p: p.name)
+def test_sentence_starts_tried_after_sentence_ends_are_every_one(path: Path) -> None:
+    rules = load_rules()["judgment" if path.name.startswith("judgment_") else "contract"]
+    if _sentence_combined(_document_levels(rules)) is None:
+        pytest.fail(f"{rules.id} has no sentence-anchored level: the test checks nothing")
+    found, everywhere = _sentence_starts(path.read_text(encoding="utf-8"), rules)
+    assert found == everywhere
+
+
+def test_sentence_starts_after_every_kind_of_sentence_end() -> None:
+    rules = load_rules()["judgment"]
+    text = "原告诉称被告欠款。本院认为，被告应当还款！本院认为，？？本院认为，。。　本院认为，理由如下。"
+    found, everywhere = _sentence_starts(text, rules)
+    assert found == everywhere
+    # after 。, after ！, after the second of two ？ (not the first), after two 。 and indentation
+    assert [text[p:].lstrip("　")[:4] for p in found] == ["本院认为"] * 4
+
+
+def test_a_label_without_whitespace_is_the_token_as_the_slow_path_writes_it() -> None:
+    checked = 0
+    for path in TEXTS[:20]:
+        result = chunk(path, max_chars=1000)
+        doc = result.document
+        rules = load_rules()[doc.doc_type]
+        for h in build_outline(doc, rules).headings:
+            groups = _groups_of(h.level.pattern, h.level.anchor)
+            if h.level.label != "token" or not (groups.label and groups.num) or not h.variant_known:
+                continue
+            m = _line_regex(h.level).match(doc.text, h.start, min(len(doc.text), h.end + LOOKAHEAD))
+            slow = _collapse(_solid_number(m) or m.group("label") or m.group("_all"))
+            assert _label(h.level, m, doc.text[h.content : h.end], groups, "_all") == slow
+            checked += 1
+    assert checked > 20
