@@ -176,7 +176,7 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
 def set_fields(model: BaseModel, values: dict[str, Any]) -> None:
     """``model.name = value`` for each of ``values``, as pydantic assigns to a model that does not
     validate assignment (no model here does), in one step rather than one dispatch each."""
-    if len(values) > len(values.keys() & model.__dict__.keys()):
+    if not values.keys() <= model.__dict__.keys():  # a view comparison: no set is built
         raise AttributeError(f"{type(model).__name__} has no field {', '.join(values.keys() - model.__dict__.keys())}")
     model.__dict__.update(values)
     model.__pydantic_fields_set__.update(values)
