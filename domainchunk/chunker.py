@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
-from .models import Chunk, Document, page_lookup
+from .models import Chunk, Document, page_lookup, trusted
 from .errors import RuleError
 from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .packing import overlap_pieces
@@ -106,21 +106,19 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
                 meta.update(part=part, parts=len(pieces), unit_kind=sec.kind)
             if chunk_meta:
                 meta.update(chunk_meta(doc, outline, sec, a, b) or {})
-            chunks.append(
-                Chunk(
-                    index=len(chunks),
-                    text=doc.text[a:b],
-                    start=a,
-                    end=b,
-                    path=list(sec.path),
-                    kind=sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
-                    doc_type=rules.doc_type,
-                    pages=pages_of(a, b),
-                    rule=rule,
-                    source=doc.source,
-                    metadata=meta,
-                )
-            )
+            chunks.append(trusted(Chunk, {
+                "index": len(chunks),
+                "text": doc.text[a:b],
+                "start": a,
+                "end": b,
+                "path": list(sec.path),
+                "kind": sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
+                "doc_type": rules.doc_type,
+                "pages": pages_of(a, b),
+                "rule": rule,
+                "source": doc.source,
+                "metadata": meta,
+            }))
     return chunks
 
 

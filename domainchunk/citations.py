@@ -31,6 +31,9 @@ def _builtin_self_names() -> str:
     return load_rules()["statute"].vocabulary_pattern("terms.self_name")
 
 
+_ABSENT = object()  # a field a citation does not have, told apart from one that is None
+
+
 def _shorten(law: str) -> str:
     # 《中华人民共和国民法典》 and 《民法典》 are the same law; keep the name as written but trimmed.
     return regex.sub(r"\s+", "", law)
@@ -53,25 +56,31 @@ def find_citations(text: str, self_title: str | None = None, self_names: str | N
     last_end = -1
     rx = _citation_regex(_builtin_self_names() if self_names is None else self_names)
     for m in rx.finditer(text, start, len(text) if end is None else end):
-        if m.group("law"):
-            current = _shorten(m.group("law"))
-        elif m.group("self"):
-            current = self_title or m.group("self")
-        elif m.start() != last_end and not m.group("sep"):
+        law, self_, sep, art, sub, para, item = m.group("law", "self", "sep", "art", "sub", "para", "item")
+        if law:
+            current = _shorten(law)
+        elif self_:
+            current = self_title or self_
+        elif m.start() != last_end and not sep:
             current = self_title if self_title else None
         last_end = m.end()
-        article = parse_number(m.group("art"))
+        article = parse_number(art)
         if article is None:
             continue
-        label = f"第{m.group('art')}条" + (f"之{m.group('sub')}" if m.group("sub") else "")
+        label = f"第{art}条" + (f"之{sub}" if sub else "")
         entry: dict[str, Any] = {"law": current, "article": article, "label": label}
-        if m.group("sub"):
-            entry["sub"] = parse_number(m.group("sub"))
-        if m.group("para"):
-            entry["paragraph"] = parse_number(m.group("para"))
-        if m.group("item"):
-            entry["item"] = parse_number(m.group("item"))
-        key = tuple(sorted(entry.items(), key=lambda kv: kv[0]))
+        # the entry's fields in a fixed order, an absent one as _ABSENT: two entries are the same
+        # citation when they have the same fields with the same values
+        key = (current, article, label, _ABSENT, _ABSENT, _ABSENT)
+        if sub or para or item:
+            if sub:
+                entry["sub"] = parse_number(sub)
+            if para:
+                entry["paragraph"] = parse_number(para)
+            if item:
+                entry["item"] = parse_number(item)
+            key = (current, article, label, entry.get("sub", _ABSENT), entry.get("paragraph", _ABSENT),
+                   entry.get("item", _ABSENT))
         if key not in seen:
             seen.add(key)
             found.append(entry)

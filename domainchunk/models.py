@@ -6,10 +6,12 @@ every chunk ``document.text[chunk.start:chunk.end] == chunk.text``.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import PydanticUndefined
 
+M = TypeVar("M", bound=BaseModel)
 BlockKind = Literal["heading", "paragraph", "table", "page_break"]
 
 
@@ -125,6 +127,59 @@ class Chunk(BaseModel):
     def to_record(self) -> dict[str, Any]:
         """The JSONL record written by the CLI."""
         return self.model_dump(mode="json")
+
+
+# Per model class: its fields in order with their static defaults, the fields a factory fills, the
+# required ones. Kept by ``trusted`` so that a build costs one dict copy.
+_Layout = tuple[dict[str, Any], tuple[tuple[str, Callable[..., Any]], ...], frozenset[str]]
+_LAYOUTS: dict[type, _Layout] = {}
+
+
+def _layout(cls: type[BaseModel]) -> _Layout:
+    if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
+        raise TypeError(f"{cls.__name__}: trusted builds know no private or extra attributes")
+    template: dict[str, Any] = {}
+    factories = []
+    required = set()
+    for name, field in cls.model_fields.items():
+        template[name] = None if field.default is PydanticUndefined else field.default
+        if field.default_factory is not None:
+            factories.append((name, field.default_factory))
+        elif field.is_required():
+            required.add(name)
+    _LAYOUTS[cls] = layout = (template, tuple(factories), frozenset(required))
+    return layout
+
+
+def trusted(cls: type[M], values: dict[str, Any]) -> M:
+    """``cls(**values)`` without validation, for values the pipeline made itself with the fields'
+    types (offsets, fresh lists, hook metadata): validating a chunk's fields again, its metadata
+    walked through, cost half as much again as this. (For a model of a few plain fields, such as a
+    Block, validation is the faster.) The rest take their defaults, in field order (the order the
+    model dumps them), and the given fields are the ones set, as validation leaves them."""
+    template, factories, required = _LAYOUTS.get(cls) or _layout(cls)
+    if not required <= values.keys():
+        raise TypeError(f"{cls.__name__} needs {', '.join(sorted(required - values.keys()))}")
+    fields = template.copy()
+    for name, factory in factories:
+        if name not in values:
+            fields[name] = factory()  # no factory of these models takes the data
+    fields.update(values)
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
+    object.__setattr__(model, "__pydantic_fields_set__", set(values))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
+
+
+def set_fields(model: BaseModel, values: dict[str, Any]) -> None:
+    """``model.name = value`` for each of ``values``, as pydantic assigns to a model that does not
+    validate assignment (no model here does), in one step rather than one dispatch each."""
+    if not values.keys() <= model.__dict__.keys():  # a view comparison: no set is built
+        raise AttributeError(f"{type(model).__name__} has no field {', '.join(values.keys() - model.__dict__.keys())}")
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
 
 
 class Reason(BaseModel):

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from .errors import UsageError
-from .models import Chunk, Document
+from .models import Chunk, Document, page_lookup, set_fields, trusted
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -177,14 +177,15 @@ def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn
 
 def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None) -> None:
     """Index, id (unless set), size and the prev/next chain, in place, in document order."""
+    ids = [c.id if c.id is not None else chunk_id(doc.source, c.kind, c.start, c.end, fingerprint) for c in chunks]
+    last = len(chunks) - 1
     for i, c in enumerate(chunks):
-        if c.index != i:  # a pydantic assignment costs; most chunks are in place already
-            c.index = i
-        if c.id is None:
-            c.id = chunk_id(doc.source, c.kind, c.start, c.end, fingerprint)
-        c.size = _measure(c.text, size)
-    for prev, nxt in zip(chunks, chunks[1:]):
-        prev.next_id, nxt.prev_id = nxt.id, prev.id
+        links: dict[str, Any] = {"index": i, "id": ids[i], "size": _measure(c.text, size)}
+        if i:
+            links["prev_id"] = ids[i - 1]
+        if i < last:
+            links["next_id"] = ids[i + 1]
+        set_fields(c, links)
 
 
 def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
@@ -196,40 +197,43 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     ``texts`` the records are left without text, pages and size (only their ids are wanted).
     """
     records: list[Chunk] = []
-    open_: list[Chunk] = []  # open records, outermost first; open_[d] has the path of length d + 1
+    # open records, outermost first; open_[d] has the path of length d + 1. Each is built once
+    # closed: while open, its fields are a plain dict (its end moves with every chunk under it).
+    open_: list[dict[str, Any]] = []
+    pages_of = page_lookup(doc.pages)
 
     def close_from(depth: int) -> None:
         while len(open_) > depth:
             rec = open_.pop()
-            if not texts:
-                continue
-            rec.text = doc.text[rec.start : rec.end]
-            rec.pages = doc.pages_of(rec.start, rec.end)
-            rec.size = _measure(rec.text, size)
+            if texts:
+                rec["text"] = doc.text[rec["start"] : rec["end"]]
+                rec["pages"] = pages_of(rec["start"], rec["end"])
+                rec["size"] = _measure(rec["text"], size)
+            at = rec.pop("at")
+            rec["index"] = len(chunks) + at  # records follow the chunks
+            records[at] = trusted(Chunk, rec)
 
     for c in chunks:
         parent = _parent(c)
         keep = 0
-        while keep < min(len(open_), len(parent)) and open_[keep].path == list(parent[: keep + 1]):
+        while keep < min(len(open_), len(parent)) and open_[keep]["path"] == list(parent[: keep + 1]):
             keep += 1
         close_from(keep)
         for d in range(keep, len(parent)):
             rid = chunk_id(doc.source, PARENT_RULE, c.start, 0, fingerprint, "/".join(parent[: d + 1]))
-            rec = Chunk(index=0, text="", start=c.start, end=c.end, path=list(parent[: d + 1]), kind=PARENT_RULE,
-                        doc_type=c.doc_type, rule=PARENT_RULE, source=c.source, id=rid,
-                        parent_id=open_[d - 1].id if d else None)
+            rec = {"index": None, "text": "", "start": c.start, "end": c.end, "path": list(parent[: d + 1]),
+                   "kind": PARENT_RULE, "doc_type": c.doc_type, "rule": PARENT_RULE, "source": c.source,
+                   "id": rid, "parent_id": open_[d - 1]["id"] if d else None, "children": [], "at": len(records)}
             if d:
-                open_[d - 1].children.append(rid)
+                open_[d - 1]["children"].append(rid)
             open_.append(rec)
-            records.append(rec)
+            records.append(None)  # type: ignore[arg-type]  # its place, filled when it closes
         for rec in open_:
-            rec.end = c.end
+            rec["end"] = c.end
         if open_ and c.id is not None:  # every chunk has its id by now
-            open_[-1].children.append(c.id)
-            c.parent_id = open_[-1].id
+            open_[-1]["children"].append(c.id)
+            set_fields(c, {"parent_id": open_[-1]["id"]})
     close_from(0)
-    for i, rec in enumerate(records, len(chunks)):
-        rec.index = i
     return records
 
 
@@ -361,6 +365,6 @@ def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: i
     records = parent_records(doc, chunks, fingerprint, size, texts=parents)
     if doc.title:
         for c in (*chunks, *records):
-            c.title = doc.title
+            set_fields(c, {"title": doc.title})
     return chunks, records if parents else []
 

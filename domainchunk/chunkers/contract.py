@@ -14,6 +14,8 @@ import regex
 
 from ..models import Document
 from ..outline import Outline, Section
+from ..rulefile import RuleFile
+from . import per_rule_file
 
 _SPACES = regex.compile(r"[ \t\u3000]+")
 _BLANK = regex.compile(r"^[＿_\s.…（）()]*$")
@@ -47,15 +49,25 @@ def _cross_ref_pattern(self_names: str) -> regex.Pattern:
     return regex.compile(rf"(?:{self_names})(?:之)?\s*(第[0-9一二三四五六七八九十百零〇.．]{{1,10}}条)")
 
 
-def _word_set(outline: Outline, group: str) -> set[str]:
-    vocab = outline.rules.terms.get(group, {})
-    return {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
+@per_rule_file
+def _rule_words(rules: RuleFile, group: str) -> frozenset[str]:
+    vocab = rules.terms.get(group, {})
+    return frozenset(w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or [])))
+
+
+def _word_set(outline: Outline, group: str) -> frozenset[str]:
+    return _rule_words(outline.rules, group)
+
+
+@per_rule_file
+def _rule_alternation(rules: RuleFile, group: str) -> str:
+    return "|".join(regex.escape(w) for w in sorted(_rule_words(rules, group), key=lambda w: (-len(w), w)))
 
 
 def _words(outline: Outline, group: str) -> str:
     """A vocabulary of the rule file as a plain alternation, longest first (no spaces between
     characters: these read metadata from text the levels have already cut)."""
-    return "|".join(regex.escape(w) for w in sorted(_word_set(outline, group), key=lambda w: (-len(w), w)))
+    return _rule_alternation(outline.rules, group)
 
 
 @lru_cache(maxsize=8)

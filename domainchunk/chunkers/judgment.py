@@ -19,6 +19,7 @@ from ..citations import find_citations
 from ..models import Document
 from ..outline import Outline, Section
 from ..rulefile import RuleFile
+from . import per_rule_file
 
 HEAD = 600  # the court, the kind and the case number sit in the first lines
 _CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号")
@@ -26,6 +27,7 @@ _CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+
 _SPACES = regex.compile(r"[ \t\u3000]+")
 
 
+@per_rule_file
 def _words(rules: RuleFile, group: str) -> list[str]:
     """Every term and alias of a vocabulary group of the rule file, longest first."""
     vocab = rules.terms.get(group, {})
@@ -37,6 +39,12 @@ def _alt(words: list[str]) -> str:
     return "|".join("[ \t\u3000]*".join(map(regex.escape, w)) for w in words)
 
 
+@per_rule_file
+def _vocab_alt(rules: RuleFile, group: str) -> str:
+    """``_alt`` of a vocabulary group, built once per rule file (the hooks ask per chunk)."""
+    return _alt(_words(rules, group))
+
+
 def _procedure(rules: RuleFile, case_number: str) -> str | None:
     """The procedure whose type code (rule file ``procedure_code``, in order) the case number carries."""
     m = _CASE_TYPE.search(case_number)
@@ -46,7 +54,7 @@ def _procedure(rules: RuleFile, case_number: str) -> str | None:
 
 def _party_names(doc: Document, outline: Outline) -> list[str]:
     """Names on the party lines (原告：张某，男 → 张某), to cut them off the cause of action."""
-    roles = _alt(_words(outline.rules, "party"))
+    roles = _vocab_alt(outline.rules, "party")
     # a party line, or a party's sentence where several share one line (原告：甲，男。被告：乙，男。)
     rx = regex.compile(rf"(?:^|(?<=[。；]))[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
     spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
@@ -63,7 +71,7 @@ def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
     if labels and (m := regex.search(rf"^[ \t\u3000]*(?:{labels})[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{{2,30}})", text, regex.MULTILINE)):
         return m.group(1)
     m = regex.search(
-        rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_alt(_words(rules, 'cause_suffix'))}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
+        rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_vocab_alt(rules, 'cause_suffix')}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
     )
     if m is None:
         return None
@@ -72,9 +80,14 @@ def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
     return cause[cut:] or None
 
 
+@per_rule_file
+def _not_statute(rules: RuleFile) -> regex.Pattern:
+    return regex.compile(rf"(?:{_vocab_alt(rules, 'not_statute')})$")
+
+
 def _statutes(rules: RuleFile, text: str) -> list[dict[str, Any]]:
     """Cited articles of named statutes (a bare 第X条 or 《…合同》第X条 is not a statute citation)."""
-    not_statute = regex.compile(rf"(?:{_alt(_words(rules, 'not_statute'))})$")
+    not_statute = _not_statute(rules)
     return [c for c in find_citations(text) if c["law"] and not not_statute.search(c["law"])]
 
 
@@ -86,10 +99,10 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     rules = outline.rules
     head = doc.text[:HEAD]
     meta: dict[str, Any] = {}
-    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_alt(_words(rules, 'court'))}))[ \t\u3000]*$"
+    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_vocab_alt(rules, 'court')}))[ \t\u3000]*$"
     if m := regex.search(court, head, regex.MULTILINE):
         meta["court"] = m.group(1)
-    kind = rf"^[ \t\u3000#]*((?:{_alt(_words(rules, 'case_field'))}){{0,2}}(?:{_alt(_words(rules, 'document_kind'))}))[ \t\u3000]*$"
+    kind = rf"^[ \t\u3000#]*((?:{_vocab_alt(rules, 'case_field')}){{0,2}}(?:{_vocab_alt(rules, 'document_kind')}))[ \t\u3000]*$"
     if m := regex.search(kind, _SPACES.sub("", head), regex.MULTILINE):  # 民 事 判 决 书 is spaced out in some
         meta["document_kind"] = m.group(1)
     if m := _CASE_NUMBER.search(head):

@@ -15,6 +15,7 @@ Three written forms of an item are read:
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
@@ -359,12 +360,41 @@ _PANEL_LEVELS = ("lab.panel", "lab.caption", "lab.row_caption", "lab.group")  # 
 HEADER_REACH = 30_000  # how far above a panel its export's column-header row is looked for
 
 
+# The column-header rows of the last text asked about, every line read once: each chunk asks for
+# the row above it, and reading the lines above every chunk again was most of a report's time.
+_HEADER_LINES: list = [None, None, [], []]  # text, vocab, header rows (a, b, columns), their ends
+
+
+def _header_lines(text: str, v: Vocab) -> tuple[list[tuple[int, int, list[str]]], list[int]]:
+    if _HEADER_LINES[0] is not text or _HEADER_LINES[1] is not v:
+        rows = [(a, b, cols) for a, b in _lines(text, 0, len(text)) if (cols := header_columns(text[a:b], v))]
+        _HEADER_LINES[:] = [text, v, rows, [b for _, b, _ in rows]]
+    return _HEADER_LINES[2], _HEADER_LINES[3]
+
+
 def header_above(text: str, end: int, v: Vocab) -> tuple[int, int, list[str]] | None:
-    """The last column-header row before ``end`` (within HEADER_REACH): the one an export's panels share."""
-    for a, b in reversed(_lines(text, max(0, end - HEADER_REACH), end)):
-        columns = header_columns(text[a:b], v)
-        if columns:
-            return a, b, columns
+    """The last column-header row before ``end`` (within HEADER_REACH): the one an export's panels share.
+
+    A line that ``end`` or the reach cuts counts as its part inside; the whole lines between are
+    looked up in the document's header rows, read once."""
+    start = max(0, end - HEADER_REACH)
+
+    def cut(a: int, b: int) -> tuple[int, int, list[str]] | None:
+        columns = header_columns(text[a:b], v) if text[a:b].strip() else None
+        return (a, b, columns) if columns else None
+
+    tail = text.rfind("\n", start, end) + 1 or start  # where the line ``end`` falls in begins (in reach)
+    whole_tail = end == len(text) or text[end] == "\n"
+    if not whole_tail and tail < end and (found := cut(tail, end)):
+        return found
+    rows, ends = _header_lines(text, v)
+    k = bisect_right(ends, end if whole_tail else tail - 1) - 1
+    if k >= 0 and rows[k][0] >= start:
+        return rows[k]
+    if start > 0 and text[start - 1] != "\n":  # the line the reach begins in, from there
+        first_end = text.find("\n", start, end)
+        if first_end >= 0 or whole_tail:  # else it is the tail, read above
+            return cut(start, first_end if first_end >= 0 else end)
     return None
 
 

@@ -97,9 +97,16 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     return meta
 
 
+# The heading starts of the last outline asked about: each chunk asks, and listing every heading
+# of a long record again per chunk was quadratic.
+_STARTS: list = [None, []]  # the outline's headings, their starts
+
+
 def _open_records(outline: Outline, pos: int) -> list[Heading]:
     """The record and note headings in force at ``pos``, outermost first."""
-    starts = [h.start for h in outline.headings]
+    if _STARTS[0] is not outline.headings:
+        _STARTS[:] = [outline.headings, [h.start for h in outline.headings]]
+    starts = _STARTS[1]
     found: list[Heading] = []
     for h in reversed(outline.headings[: bisect_right(starts, pos)]):
         if h.level.id == "medical.record":
