@@ -113,13 +113,14 @@ class Fingerprints:
     """
 
     def __init__(self, options: Options, registry: dict[str, Any]):
-        from .phi import fingerprint as phi_fingerprint
-
         self.options, self.registry = options, registry
         self.detect = _sha(*(f"{t}:{r.detect.model_dump_json()}" for t, r in sorted(registry.items()))) \
             if options.doc_type == "auto" else ""
-        # masking reads the medical rule file's PHI vocabulary whatever the document's type
-        self.phi = phi_fingerprint(registry.get("medical_record")) if options.mask_phi else None
+        self.phi = None
+        if options.mask_phi:  # masking reads the medical rule file's PHI vocabulary whatever the document's type
+            from .phi import fingerprint as phi_fingerprint  # here: the masker is imported only to mask
+
+            self.phi = phi_fingerprint(registry.get("medical_record"))
         self._keys: dict[str | None, dict[str, Any]] = {}
 
     def key(self, doc_type: str | None) -> dict[str, Any]:

@@ -78,7 +78,7 @@ class Progress:
         self.stream.flush()
 
 
-def worker_context(warm: bool = True) -> Any:
+def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
     """How the command starts its workers: a choice for this process alone, so made here, not in the library.
 
     With one thread the command forks its workers directly: they start at once with everything
@@ -86,9 +86,11 @@ def worker_context(warm: bool = True) -> Any:
     A process running threads must not fork: its workers come from a fork server that has
     imported domainchunk and compiled the rules once. ``warm=False`` (a single worker) skips
     compiling every rule file up front: that worker compiles only the types its documents need.
+    With ``warm``, the readers of the files' ``suffixes`` are imported before the fork too, so
+    that no worker imports its own copy (pypdfium2, lxml).
     """
     import gc
-    import logging
+    import importlib
     import multiprocessing as mp  # here, not at the top: `--version`, `rules`, `detect` start no workers
 
     methods = mp.get_all_start_methods()
@@ -98,14 +100,25 @@ def worker_context(warm: bool = True) -> Any:
         from .outline import warm_patterns
         from .rulefile import load_rules
 
-        warm_patterns(load_rules().values())
-        # jieba's dictionary (~70 MB of Python objects) loaded here is shared by every forked
-        # worker; left to the word-level fallback, each worker that meets a long sentence
-        # builds a private copy, which was most of the growth from a small batch to a large one.
-        import jieba
+        # Compiled once here, before forking, so every worker shares them. jieba is not loaded
+        # here: its dictionary costs more CPU (~1.5 s) than most batches spend on the fallback
+        # that needs it, so a worker loads it on first use.
+        registry = load_rules().values()
+        warm_patterns(registry)
+        for rules in registry:  # what the detector and each type's hooks use: compiled and imported once
+            for signal in rules.detect.signals:
+                signal.regex  # noqa: B018 - compiled here, the cached property is what workers read
+            rules.hook_module()
+        from .errors import DomainChunkError
+        from .readers import LAZY_LIBRARIES, reader_for
 
-        jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
+        for suffix in set(suffixes):
+            try:
+                reader_for("file" + suffix)
+                for library in LAZY_LIBRARIES.get(suffix, ()):
+                    importlib.import_module(library)
+            except (DomainChunkError, ImportError):  # a reader's library is missing: each of its files says so
+                pass
         # What the workers inherit is never garbage: left to the collector, every worker would
         # walk (and so copy, page by page) the parent's whole heap.
         gc.freeze()
@@ -218,7 +231,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     timeout = None if args.no_timeout else (args.timeout or DEFAULT_TIMEOUT)
     in_process = jobs <= 1 and timeout is None
     batch = Batch(inputs, options, output=output, to_dir=to_dir, jobs=jobs, timeout=timeout, resume=args.resume,
-                  context=None if in_process else worker_context(warm=jobs > 1))
+                  context=None if in_process else worker_context(
+                      warm=jobs > 1, suffixes={i.path.suffix.lower() for i in inputs}))
     progress = Progress(len(inputs), sys.stderr, enabled=not args.quiet and sys.stderr.isatty(), summary=not args.quiet)
 
     interrupted: Callable[[], None] = lambda: None

@@ -104,3 +104,19 @@ def test_other_subcommands_still_work(law: Path):
     assert cli("rules", "list").returncode in (0, 1)  # 1 only while a rule file being written is invalid
     detect = cli("detect", str(law))
     assert detect.stdout.startswith(f"{law}\t")
+
+
+@pytest.mark.parametrize("suffixes, loaded, absent", [
+    ({".txt", ".md"}, [], ["domainchunk.readers.docx", "domainchunk.readers.pdf", "pdfplumber", "jieba"]),
+    ({".docx", ".pdf"}, ["domainchunk.readers.docx", "domainchunk.readers.pdf", "pdfplumber"], ["jieba"]),
+])
+def test_workers_fork_from_a_parent_that_loaded_only_what_the_files_need(suffixes, loaded, absent):
+    """Warming for several workers imports the readers of the batch's kinds of file once, before the
+    fork, and compiles the detector's signals; jieba waits for a worker that needs it."""
+    code = ("import sys\nfrom domainchunk.cli import worker_context\nfrom domainchunk.rulefile import load_rules\n"
+            f"worker_context(warm=True, suffixes={sorted(suffixes)!r})\n"
+            "signals = [s for r in load_rules().values() for s in r.detect.signals]\n"
+            "assert all('regex' in s.__dict__ for s in signals), 'signals not compiled'\n"
+            f"assert all(m in sys.modules for m in {loaded!r}), 'not loaded'\n"
+            f"assert not [m for m in {absent!r} if m in sys.modules], 'loaded'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -28,6 +28,10 @@ READERS: dict[str, str] = {
     ".docx": "domainchunk.readers.docx:read_docx",
 }
 
+# Libraries a reader imports only for some files (pdfplumber: PDF pages with ruled tables). A
+# batch that forks several workers imports them first, once, rather than once in each worker.
+LAZY_LIBRARIES: dict[str, tuple[str, ...]] = {".pdf": ("pdfplumber",)}
+
 
 def reader_for(source: str) -> Reader:
     suffix = Path(source).suffix.lower()
