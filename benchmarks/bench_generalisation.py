@@ -2,8 +2,9 @@
 
 Corpora: corpora/ (ours), ../shared/corpus (shared), ../shared/corpus-large in full
 (large); variants: the document as it is, the text re-layouts of tests/relayout.py
-(no spaces, hard-wrapped at 36, page furniture, glued page numbers, CRLF,
-full-width indentation, Markdown marks removed) and, for the smallest text
+(no spaces, hard-wrapped at 36 and at 30, no spaces and wrapped at 36 at once,
+page furniture, glued page numbers, CRLF, full-width indentation, Markdown marks
+removed) and, for the smallest text
 documents of each type, printed to PDF and saved to DOCX (heading styles, none,
 tables). Chunking runs in-process with ``max_chars=1000``; scores are those of
 ../shared/tools/score.py (tests/scoring.py). Cells below the issue's target

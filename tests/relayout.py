@@ -20,7 +20,8 @@ from datetime import datetime
 from typing import Callable
 
 PAGE_LINES = 40  # lines per simulated page
-WRAP = 36  # hard-wrap width, the narrow end of PDF text lines
+WRAP = 36  # hard-wrap width of PDF text lines
+NARROW_WRAP = 30  # the narrow end of the widths (30-40) PDF text comes in
 ANCHOR_CHARS = 16  # gold anchors are a unit's first 16 characters, whitespace left out
 # Running header used when the document's first line is a structure label (a record
 # type, a field) whose repetition would really change the document's structure.
@@ -40,15 +41,26 @@ def no_spaces(text: str) -> str:
     return _INLINE_SPACE.sub("", text)
 
 
-def wrapped(text: str) -> str:
-    """Every line longer than WRAP characters cut into WRAP-character lines (PDF-style hard wrap)."""
+def wrapped(text: str, width: int = WRAP) -> str:
+    """Every line longer than ``width`` characters cut into ``width``-character lines (PDF-style hard wrap)."""
     out = []
     for line in _lines(text):
-        if len(line) > WRAP:
-            out.extend(line[i : i + WRAP] for i in range(0, len(line), WRAP))
+        if len(line) > width:
+            out.extend(line[i : i + width] for i in range(0, len(line), width))
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def narrow_wrapped(text: str) -> str:
+    """Hard-wrapped at NARROW_WRAP: a cut every 30 characters falls inside more labels and fields."""
+    return wrapped(text, NARROW_WRAP)
+
+
+def no_spaces_wrapped(text: str) -> str:
+    """Spaces lost and lines hard-wrapped at once, as one extraction does both: with no gap
+    left between a value and the next field, a cut line gives no sign of where fields begin."""
+    return wrapped(no_spaces(text))
 
 
 def crlf(text: str) -> str:
@@ -135,6 +147,8 @@ def glued_page_numbers(text: str) -> str:
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "nospace": (no_spaces, (".txt", ".md")),
     "wrap36": (wrapped, (".txt", ".md")),
+    "wrap30": (narrow_wrapped, (".txt", ".md")),
+    "nospace_wrap36": (no_spaces_wrapped, (".txt", ".md")),
     "pagenum": (page_furniture, (".txt", ".md")),
     "glued": (glued_page_numbers, (".txt", ".md")),
     "crlf": (crlf, (".txt", ".md", ".csv")),

@@ -18,12 +18,15 @@ from relayout import (
     PAGE_LINES,
     RENDERINGS,
     TEXT_VARIANTS,
+    NARROW_WRAP,
     WRAP,
     crlf,
     fullwidth_indent,
     glued_page_numbers,
+    narrow_wrapped,
     no_markdown,
     no_spaces,
+    no_spaces_wrapped,
     page_furniture,
     relaid_name,
     running_title,
@@ -47,6 +50,13 @@ def test_wrapped_cuts_long_lines_and_keeps_the_text():
     out = wrapped(SAMPLE)
     assert max(map(len, out.split("\n"))) == WRAP
     assert squash(out) == squash(SAMPLE)
+
+
+def test_narrow_and_spaceless_wraps_cut_at_their_width_and_keep_the_text():
+    narrow, spaceless = narrow_wrapped(SAMPLE), no_spaces_wrapped(SAMPLE)
+    assert max(map(len, narrow.split("\n"))) == NARROW_WRAP
+    assert max(map(len, spaceless.split("\n"))) == WRAP and not re.search(r"[ \t\u3000]", spaceless)
+    assert squash(narrow) == squash(spaceless) == squash(SAMPLE)
 
 
 def test_crlf_fullwidth_and_no_markdown():
