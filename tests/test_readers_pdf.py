@@ -425,3 +425,42 @@ def test_ruled_tables_from_pdfium_paths_match_pdfplumber():
         assert [[cell.text for cell in row.cells] for row in block.rows] == widened
     assert tables[0].rows[0].cells[0].colspan == 2
     assert "谷丙转氨酶\t62\tU/L" in doc.text and "示范检验报告" in doc.text
+
+
+def test_box_line_wrapped_at_the_margin_joins_without_a_space():
+    # A box-drawn border longer than the text width wraps its last corner onto the next line;
+    # box drawing is set full-width like the ideographs, so the wrap joins without a space.
+    border = "┌" + "─" * 16 + "┬" + "─" * 16  # as wide as FULL
+    lines = [(100 + 16 * i, FULL) for i in range(6)] + [(196, "示范条文到此为止。"), (212, border), (228, "┐")]
+    doc = read_pdf(_pdf_with_lines([lines]), "box.pdf")
+    assert border + "┐" in _lines(doc.text)
+
+
+def test_short_last_page_claims_no_margin_a_longer_line_passes():
+    # The last page holds a few short lines, three of which end together (signatures set side by
+    # side) left of a longer line: that is no margin, so the longer line does not wrap into the next.
+    page1 = [(100 + 16 * i, FULL) for i in range(8)] + [(228, "示范条文到此为止。")]
+    signs = ["示范甲方（签字）：示范乙方（盖章）：", "示范丙方（签字）：示范丁方（盖章）：", "示范戊方（签字）：示范己方（盖章）："]
+    page2 = [(100, "示范条文的内容写满了"), (116, "示范条文的内容又写满"), *[(132 + 16 * i, sign) for i, sign in enumerate(signs)],
+             (180, "签订日期：＿＿年＿＿月＿＿日 签订日期：＿＿年＿＿月＿＿日"), (196, "附件：")]
+    doc = read_pdf(_pdf_with_lines([page1, page2]), "short-last-page.pdf")
+    assert "附件：" in _lines(doc.text)
+
+
+def test_page_of_rows_of_one_length_is_not_a_margin():
+    # A page of rows that all end near one x well inside the document's margin: the rows do not
+    # wrap, so a bracketed heading under them stays a line of its own.
+    row = "示范时间:2019-01-07 示范类型:示范诊断 示范名称:示范诊断名称"
+    page1 = [(100 + 16 * i, FULL) for i in range(8)] + [(228, "示范条文到此为止。")]
+    page2 = [(100 + 16 * i, row) for i in range(8)] + [(228, "【示范医嘱】"), (244, "示范时间:2019-01-07")]
+    doc = read_pdf(_pdf_with_lines([page1, page2]), "rows-page.pdf")
+    assert "【示范医嘱】" in _lines(doc.text)
+
+
+def test_line_that_is_one_bracketed_note_is_not_a_soft_wrap():
+    # A statute's adoption note fills the line to the margin and ends in ）: the chapter heading
+    # under it is a line of its own.
+    note = "（" + FULL[:34] + "）"
+    lines = [(100, "示范条例"), (116, note), (132, "第一章 总 则")] + [(148 + 16 * i, FULL) for i in range(6)]
+    doc = read_pdf(_pdf_with_lines([lines]), "note.pdf")
+    assert _lines(doc.text)[1:3] == [note, "第一章 总 则"]

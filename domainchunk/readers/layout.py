@@ -15,12 +15,14 @@ import regex
 from ..models import Block, BlockKind, Document, Page, TableCell, TableRow
 from ..normalize import normalize_text
 
-_CJK = regex.compile(r"[\p{Han}\p{Bopomofo}\p{Hiragana}\p{Katakana}\u3000-\u303f\uff00-\uffef]")
+# Box-drawing characters (U+2500–U+257F) are set full-width among CJK text: a printed box line
+# wrapped at the margin (┌──┬── / ┐) joins without a space, like the ideographs around it.
+_CJK = regex.compile(r"[\p{Han}\p{Bopomofo}\p{Hiragana}\p{Katakana}\u2500-\u257f\u3000-\u303f\uff00-\uffef]")
 _SPACES = regex.compile(r"\s+")
 
 
 def is_cjk(char: str) -> bool:
-    """CJK ideographs and full-width punctuation: text that is written without spaces."""
+    """CJK ideographs, full-width punctuation and box drawing: text that is written without spaces."""
     return bool(char) and _CJK.match(char) is not None
 
 

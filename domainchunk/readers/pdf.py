@@ -46,6 +46,10 @@ HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 # times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
 EDGE_LINES = 3
 EDGE_TOLERANCE = 1.0
+# A line passes a real margin by hanging punctuation or a wide letter at most; one passing a
+# page's claimed margin by more than EDGE_PASS characters shows it is no margin but rows that
+# happen to end together (a short last page, a run of same-length rows).
+EDGE_PASS = 2.0
 
 _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
@@ -53,6 +57,9 @@ _PAGE_NUMBER = regex.compile(
 )
 # A sentence may end inside a closing bracket or quote: …作检验的依据。） or …施行。”
 _SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$")
+# A line that is one bracketed phrase from end to end is a note of its own (a statute's
+# （…通过） adoption note), not the start of a paragraph that wraps on.
+_WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
 _STRUCTURAL = regex.compile(
     r"^(?:第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[（(][一二三四五六七八九十\d]+[）)]|[一二三四五六七八九十]+[、．.]|\d+[、.．)）](?!\d))"
 )
@@ -534,7 +541,10 @@ def _right_edge(lines: list[Line]) -> float | None:
     if len(ends) < 6:
         return None
     edge = ends[max(2, len(ends) // 10) - 1]
-    return edge if _together(ends, edge, _tolerance(lines)) >= EDGE_LINES else None
+    tolerance = _tolerance(lines)
+    if ends[0] > edge + EDGE_PASS * tolerance:
+        return None
+    return edge if _together(ends, edge, tolerance) >= EDGE_LINES else None
 
 
 def _ends(lines: list[Line]) -> list[float]:
@@ -569,7 +579,12 @@ def _column_edges(pages: list[PageContent]) -> dict[int, float]:
         gutter = _gutter(lines, page.width)
         columns = [lines] if gutter is None else [[l for l in lines if _side(l, gutter) < 0], [l for l in lines if _side(l, gutter) >= 0]]
         for column in columns:
-            edge = _right_edge(column) or (fallback if gutter is None else max((l.x1 for l in column), default=0.0))
+            edge = _right_edge(column)
+            if gutter is None and edge is not None and edge < fallback - EDGE_PASS * _tolerance(column):
+                # A full-width page wraps at the document's margin; an "edge" well inside it is a
+                # page of rows of one form and length, which no wrap ends.
+                edge = None
+            edge = edge or (fallback if gutter is None else max((l.x1 for l in column), default=0.0))
             edges.update((id(line), edge) for line in column)
     return edges
 
@@ -580,7 +595,7 @@ def _continues(line: Line, following: Line, edge: float) -> bool:
         return False
     if abs(line.size - following.size) > 0.15 * line.size:
         return False
-    if _SENTENCE_END.search(line.text):
+    if _SENTENCE_END.search(line.text) or _WHOLE_NOTE.match(line.text):
         return False
     return line.x1 >= edge - 1.2 * line.size
 
