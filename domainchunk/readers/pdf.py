@@ -60,9 +60,6 @@ _SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$"
 # A line that is one bracketed phrase from end to end is a note of its own (a statute's
 # （…通过） adoption note), not the start of a paragraph that wraps on.
 _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
-_STRUCTURAL = regex.compile(
-    r"^(?:第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[（(][一二三四五六七八九十\d]+[）)]|[一二三四五六七八九十]+[、．.]|\d+[、.．)）](?!\d))"
-)
 _TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
 _TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
 _ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
