@@ -705,6 +705,246 @@ def statute_numbered_docx() -> None:
     write_gold("statute_示例市养犬管理规定.docx", "statute", units)
 
 
+# ---------------------------------------------------------------- DOCX lab report: one Word table per panel
+
+LAB_PATIENT = [
+    "江临市中心医院检验科　住院检验结果汇总",
+    "姓名：祁某某　性别：男　年龄：58岁　住院号：2025030417　科室：呼吸与危重症医学科　床号：23",
+    "临床诊断：重症肺炎；2型糖尿病",
+]
+
+# (panel name, specimen, items (name, code, result, flag, unit, reference)); every value invented.
+LAB_PANELS: list[tuple[str, str, list[tuple[str, str, str, str, str, str]]]] = [
+    ("血常规", "全血", [
+        ("白细胞计数", "WBC", "14.6", "↑", "10^9/L", "3.5-9.5"),
+        ("中性粒细胞百分比", "NEUT%", "88.2", "↑", "%", "40-75"),
+        ("淋巴细胞百分比", "LYMPH%", "6.9", "↓", "%", "20-50"),
+        ("红细胞计数", "RBC", "4.02", "↓", "10^12/L", "4.3-5.8"),
+        ("血红蛋白", "HGB", "121", "↓", "g/L", "130-175"),
+        ("血小板计数", "PLT", "168", "", "10^9/L", "125-350"),
+    ]),
+    ("C反应蛋白", "全血", [
+        ("超敏C反应蛋白", "hs-CRP", "86.4", "H", "mg/L", "0-6"),
+    ]),
+    ("降钙素原", "血清", [
+        ("降钙素原", "PCT", "2.31", "H", "ng/mL", "<0.05"),
+    ]),
+    ("红细胞沉降率", "全血", [
+        ("血沉", "ESR", "48", "H", "mm/h", "0-15"),
+    ]),
+    ("肝功能", "血清", [
+        ("丙氨酸氨基转移酶", "ALT", "52", "↑", "U/L", "9-50"),
+        ("天门冬氨酸氨基转移酶", "AST", "47", "↑", "U/L", "15-40"),
+        ("总胆红素", "TBIL", "15.2", "", "μmol/L", "0-26"),
+        ("白蛋白", "ALB", "31.6", "↓", "g/L", "40-55"),
+        ("γ-谷氨酰转移酶", "GGT", "61", "↑", "U/L", "10-60"),
+    ]),
+    ("肾功能", "血清", [
+        ("尿素", "UREA", "8.9", "↑", "mmol/L", "3.1-8.0"),
+        ("肌酐", "CREA", "96", "", "μmol/L", "57-111"),
+        ("尿酸", "UA", "402", "", "μmol/L", "208-428"),
+        ("估算肾小球滤过率", "eGFR", "74.3", "", "mL/min/1.73m²", ">90"),
+    ]),
+    ("电解质", "血清", [
+        ("钾", "K", "3.28", "L", "mmol/L", "3.5-5.3"),
+        ("钠", "Na", "133.6", "L", "mmol/L", "137-147"),
+        ("氯", "Cl", "97.1", "L", "mmol/L", "99-110"),
+        ("钙", "Ca", "2.08", "L", "mmol/L", "2.11-2.52"),
+    ]),
+    ("血糖", "血浆", [
+        ("空腹葡萄糖", "GLU", "11.4", "H", "mmol/L", "3.9-6.1"),
+    ]),
+    ("糖化血红蛋白", "全血", [
+        ("糖化血红蛋白A1c", "HbA1c", "8.7", "↑", "%", "4.0-6.0"),
+    ]),
+    ("血脂四项", "血清", [
+        ("总胆固醇", "TC", "4.12", "", "mmol/L", "<5.2"),
+        ("甘油三酯", "TG", "1.96", "↑", "mmol/L", "<1.7"),
+        ("高密度脂蛋白胆固醇", "HDL-C", "0.88", "↓", "mmol/L", ">1.0"),
+        ("低密度脂蛋白胆固醇", "LDL-C", "2.64", "", "mmol/L", "<3.4"),
+    ]),
+    ("凝血四项", "枸橼酸钠抗凝血浆", [
+        ("凝血酶原时间", "PT", "13.9", "↑", "秒", "9.4-12.5"),
+        ("国际标准化比值", "INR", "1.21", "↑", "", "0.8-1.2"),
+        ("活化部分凝血活酶时间", "APTT", "38.2", "↑", "秒", "25.1-36.5"),
+        ("纤维蛋白原", "FIB", "5.86", "↑", "g/L", "2.0-4.0"),
+        ("凝血酶时间", "TT", "15.8", "", "秒", "10.3-16.6"),
+    ]),
+    ("D-二聚体", "枸橼酸钠抗凝血浆", [
+        ("D-二聚体", "D-D", "1.84", "↑", "mg/L FEU", "<0.5"),
+        ("纤维蛋白(原)降解产物", "FDP", "<2.5", "", "μg/mL", "<5.0"),
+    ]),
+    ("动脉血气分析", "动脉血", [
+        ("酸碱度", "pH", "7.48", "↑", "", "7.35-7.45"),
+        ("二氧化碳分压", "PaCO2", "31", "↓", "mmHg", "35-45"),
+        ("氧分压", "PaO2", "58", "↓", "mmHg", "80-100"),
+        ("实际碳酸氢根", "HCO3-", "22.9", "", "mmol/L", "21-28"),
+        ("剩余碱", "BE", "-0.6", "", "mmol/L", "-3-3"),
+        ("乳酸", "Lac", "2.6", "↑", "mmol/L", "0.5-1.6"),
+        ("血氧饱和度", "SaO2", "90.4", "↓", "%", "95-98"),
+    ]),
+    ("心肌损伤标志物", "血清", [
+        ("高敏肌钙蛋白T", "hs-cTnT", "<0.003", "", "ng/mL", "<0.014"),
+        ("肌酸激酶同工酶", "CK-MB", "2.1", "", "ng/mL", "0-4.94"),
+        ("肌红蛋白", "MYO", "<21.0", "", "ng/mL", "28-72"),
+    ]),
+    ("B型钠尿肽", "血浆", [
+        ("N末端B型钠尿肽前体", "NT-proBNP", "412", "H", "pg/mL", "<125"),
+    ]),
+    ("甲状腺功能", "血清", [
+        ("游离三碘甲状腺原氨酸", "FT3", "3.02", "L", "pmol/L", "3.1-6.8"),
+        ("游离甲状腺素", "FT4", "14.6", "", "pmol/L", "12-22"),
+        ("促甲状腺激素", "TSH", "0.98", "", "μIU/mL", "0.27-4.2"),
+    ]),
+    ("肿瘤标志物", "血清", [
+        ("癌胚抗原", "CEA", "3.86", "", "ng/mL", "<5.0"),
+        ("甲胎蛋白", "AFP", "<0.5", "", "ng/mL", "<7.0"),
+        ("糖类抗原125", "CA125", "41.3", "↑", "U/mL", "<35"),
+        ("糖类抗原19-9", "CA19-9", "12.7", "", "U/mL", "<27"),
+        ("细胞角蛋白19片段", "CYFRA21-1", "4.62", "↑", "ng/mL", "<3.3"),
+        ("神经元特异性烯醇化酶", "NSE", "15.1", "", "ng/mL", "<16.3"),
+    ]),
+    ("乙肝两对半", "血清", [
+        ("乙肝表面抗原", "HBsAg", "0.01", "阴性", "IU/mL", "<0.05"),
+        ("乙肝表面抗体", "抗-HBs", "126.4", "阳性", "mIU/mL", "<10"),
+        ("乙肝e抗原", "HBeAg", "0.32", "阴性", "S/CO", "<1.0"),
+        ("乙肝e抗体", "抗-HBe", "1.68", "阴性", "S/CO", ">1.0"),
+        ("乙肝核心抗体", "抗-HBc", "0.21", "阴性", "S/CO", "<1.0"),
+    ]),
+    ("术前四项", "血清", [
+        ("丙型肝炎病毒抗体", "抗-HCV", "0.08", "阴性", "S/CO", "<1.0"),
+        ("梅毒螺旋体特异抗体", "TP-Ab", "0.11", "阴性", "S/CO", "<1.0"),
+        ("人类免疫缺陷病毒抗原抗体", "HIV Ag/Ab", "0.19", "阴性", "S/CO", "<1.0"),
+    ]),
+    ("免疫球蛋白及补体", "血清", [
+        ("免疫球蛋白G", "IgG", "15.8", "", "g/L", "8.6-17.4"),
+        ("免疫球蛋白A", "IgA", "2.46", "", "g/L", "1.0-4.2"),
+        ("免疫球蛋白M", "IgM", "0.62", "", "g/L", "0.5-2.8"),
+        ("补体C3", "C3", "1.42", "", "g/L", "0.7-1.4"),
+        ("补体C4", "C4", "0.31", "", "g/L", "0.1-0.4"),
+    ]),
+    ("铁代谢", "血清", [
+        ("血清铁", "Fe", "6.2", "↓", "μmol/L", "10.6-36.7"),
+        ("总铁结合力", "TIBC", "41.0", "", "μmol/L", "40.8-76.6"),
+        ("铁蛋白", "FER", "486", "↑", "ng/mL", "30-400"),
+    ]),
+    ("尿常规", "尿液", [
+        ("尿比重", "SG", "1.028", "", "", "1.003-1.030"),
+        ("尿酸碱度", "pH", "5.5", "", "", "4.5-8.0"),
+        ("尿蛋白", "PRO", "+", "↑", "", "阴性"),
+        ("尿葡萄糖", "GLU", "++", "↑", "", "阴性"),
+        ("尿酮体", "KET", "±", "", "", "阴性"),
+        ("尿白细胞", "WBC", "5", "", "/μL", "0-25"),
+    ]),
+    ("粪便常规", "粪便", [
+        ("颜色", "", "黄色", "", "", ""),
+        ("性状", "", "软便", "", "", ""),
+        ("隐血试验", "OB", "阴性", "", "", "阴性"),
+        ("白细胞", "", "未检出", "", "/HP", "0-2"),
+    ]),
+    ("同型半胱氨酸", "血清", [
+        ("同型半胱氨酸", "Hcy", "18.6", "H", "μmol/L", "<15"),
+    ]),
+    ("G试验", "血清", [
+        ("(1-3)-β-D葡聚糖", "BDG", "<37.5", "", "pg/mL", "<70"),
+    ]),
+]
+
+LAB_COLUMNS = ("项目名称", "代号", "结果", "提示", "单位", "参考区间")
+
+
+def _lab_times(index: int) -> str:
+    return f"采样时间：2025-03-{4 + index // 8:02d} 06:{10 + index:02d}　报告时间：2025-03-{4 + index // 8:02d} {9 + index % 8:02d}:30"
+
+
+def _lab_table(document, panel: str, items, *, merged_title: bool, columns=LAB_COLUMNS) -> list[str]:
+    """One Word table; a merged first row names the panel when merged_title. Returns its rows as the reader writes them."""
+    rows = ([panel] if merged_title else []) + ["\t".join(columns)] + ["\t".join(item) for item in items]
+    table = document.add_table(rows=len(items) + 1 + merged_title, cols=len(columns))
+    table.style = "Table Grid"
+    first = 0
+    if merged_title:
+        table.cell(0, 0).merge(table.cell(0, len(columns) - 1)).text = panel
+        first = 1
+    for col, name in enumerate(columns):
+        table.cell(first, col).text = name
+    for row, item in enumerate(items, start=first + 1):
+        for col, value in enumerate(item):
+            table.cell(row, col).text = value
+    return rows
+
+
+def lab_panels_docx() -> None:
+    """A patient's results, one Word table per panel, the panel named in five ways in turn.
+
+    0: a bold paragraph above the table; 1: ``检验项目：`` above it, the specimen line between;
+    2: a merged first row of the table; 3: the specimen line only, the panel's name in its
+    ``检验目的：`` field; 4: the bracketed name 【…】 with the specimen on the same line.
+    """
+    from docx import Document
+
+    document = Document()
+    units: list[Unit] = []
+    # The patient lines, right above the first panel's name, belong to it; the title is the file's.
+    document.add_paragraph(LAB_PATIENT[0]).runs[0].bold = True
+    head = LAB_PATIENT[1:]
+    for line in head:
+        document.add_paragraph(line)
+    for index, (panel, specimen, items) in enumerate(LAB_PANELS):
+        style = index % 5
+        lines = head if index == 0 else []
+        head = []
+        if style == 0:
+            document.add_paragraph().add_run(panel).bold = True
+            lines.append(panel)
+        elif style == 1:
+            lines += [f"检验项目：{panel}", f"标本类型：{specimen}　条码号：25030{4100 + index}"]
+            for line in lines[-2:]:
+                document.add_paragraph(line)
+        elif style == 3:
+            lines.append(f"标本：{specimen}　检验目的：{panel}　条码号：25030{4100 + index}")
+            document.add_paragraph(lines[-1])
+        elif style == 4:
+            lines.append(f"【{panel}】　标本：{specimen}")
+            document.add_paragraph(lines[-1])
+        lines += _lab_table(document, panel, items, merged_title=style == 2)
+        if index % 2:
+            lines.append(_lab_times(index) + "　检验者：庞某　审核者：邝某某")
+            document.add_paragraph(lines[-1])
+        units.append(Unit([panel], lines))
+    _save_docx(document, "lab_示范住院检验汇总_每组合一表.docx")
+    write_gold("lab_示范住院检验汇总_每组合一表.docx", "lab_report", units)
+
+
+def lab_one_table_docx() -> None:
+    """The same results in ONE Word table: the column header once, each panel opened by a merged row."""
+    from docx import Document
+
+    document = Document()
+    for line in LAB_PATIENT:
+        document.add_paragraph(line)
+    count = len(LAB_COLUMNS)
+    table = document.add_table(rows=1 + sum(1 + len(items) for _, _, items in LAB_PANELS), cols=count)
+    table.style = "Table Grid"
+    for col, name in enumerate(LAB_COLUMNS):
+        table.cell(0, col).text = name
+    units: list[Unit] = []
+    row = 1
+    for index, (panel, specimen, items) in enumerate(LAB_PANELS):
+        caption = f"{panel}（{specimen}）"
+        table.cell(row, 0).merge(table.cell(row, count - 1)).text = caption
+        lines = [caption]  # the title, patient lines and column header above the first panel are the file's
+        for item in items:
+            row += 1
+            for col, value in enumerate(item):
+                table.cell(row, col).text = value
+            lines.append("\t".join(item))
+        row += 1
+        units.append(Unit([panel], lines))
+    _save_docx(document, "lab_示范住院检验汇总_单表.docx")
+    write_gold("lab_示范住院检验汇总_单表.docx", "lab_report", units)
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     regulation_pdf()
@@ -714,6 +954,8 @@ def main() -> None:
     statute_docx()
     statute_pdf()
     statute_numbered_docx()
+    lab_panels_docx()
+    lab_one_table_docx()
 
 
 if __name__ == "__main__":

@@ -67,6 +67,12 @@ _SENTENCE_MARK = re.compile(r"[，,。；;！？!?]")
 # do not count when the wrap width is measured, so such a table never reads as hard-wrapped.
 # (Tab-separated rows vary in length, and a long one cut at the width is wrapped like prose.)
 _COLUMNS = re.compile(r"\S[ \u3000]{2,}\S")
+# A form line gives fields side by side (采样时间：… 报告时间：… 检验者：…), no sentence in it: a report
+# repeats it on every panel with values of one length, so such lines share a length without any
+# cut. One that the next line does not go on with (that line opens with a label, a caption or a
+# numbered heading, not with the tail of a value and then the next field: 泌科　床号：8) does not
+# count when the wrap width is measured.
+_FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +139,13 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     return out
 
 
-def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool]) -> int | None:
-    """The width a hard-wrapped text was cut at, or None when its lines were not cut."""
+def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int]) -> int | None:
+    """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
+    lines (ended form lines) are no cut lines, but one longer than the width still tells the
+    text was not cut there."""
     if len(text_lines) < WRAP_MIN_LINES:
         return None
-    long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start]
+    long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start and i not in forms]
     counts = Counter(lengths[i] for i in long_lines)
     width = max((w for w in counts if w in WRAP_WIDTHS), key=lambda w: (counts[w], w), default=None)
     # CJK text is cut at one exact width: several lines share it, not just a spread of similar lengths.
@@ -150,6 +158,18 @@ def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool])
             or sum(finished[i] for i in full) > WRAP_FINISHED_SHARE * len(full)):
         return None
     return width
+
+
+def _ended_form_line(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is fields side by side (姓名：某甲 性别：男 …) with no sentence mark in it,
+    and the next line does not go on with its last value."""
+    line = lines[i]
+    if len(_FORM_FIELDS.findall(line)) < 2 or _SENTENCE_MARK.search(line):
+        return False
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    goes_on = (bool(after.strip()) and not _OPENER.match(after) and not _FIELD.match(after.lstrip())
+               and bool(_FORM_FIELDS.search(after)))
+    return not goes_on
 
 
 def _tolerance(width: int) -> int:
@@ -184,7 +204,8 @@ def build_view(text: str) -> View:
     # may share a length by chance, and a report of nothing but rows never reads as wrapped.
     text_lines = [i for i, n in enumerate(lengths)
                   if n and i not in drop and "\t" not in raw_lines[i] and not _COLUMNS.search(raw_lines[i])]
-    width = _wrap_width(lengths, text_lines, finished)
+    forms = {i for i in text_lines if _ended_form_line(raw_lines, i)}
+    width = _wrap_width(lengths, text_lines, finished, forms)
     if not drop and width is None:
         return View(text, length=len(text))
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the

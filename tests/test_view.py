@@ -250,3 +250,26 @@ def test_a_printed_lab_report_wrapped_at_36_keeps_its_panels():
     assert [(c.path, c.text[:4]) for c in chunks] == expected
     unwrapped = domainchunk.chunk("\n".join(LAB) + "\n", doc_type="lab_report").chunks
     assert [(c.path, c.text[:4]) for c in unwrapped] == expected
+
+
+def test_sign_off_lines_of_one_length_are_not_a_hard_wrap():
+    # A report repeats its sign-off line under every panel with values of one length: the lines
+    # share a length without being cut there, and the caption after each one stays a line of its own.
+    panels = ["降钙素原", "动脉血气分析", "铁代谢", "乙肝两对半", "同型半胱氨酸", "G试验"]
+    blocks = []
+    for i, name in enumerate(panels):
+        blocks += [name, "项目\t结果\t单位\t参考区间", f"项目{i}\t1.{i}\tU/L\t0-9",
+                   f"采样时间：2025-03-04 06:1{i} 报告时间：2025-03-04 10:3{i} 检验者：甲某 审核者：乙某某"]
+    text = "\n".join(blocks) + "\n"
+    assert len({len(b) for b in blocks if b.startswith("采样")}) == 1
+    assert build_view(text).identity
+    chunks = domainchunk.chunk_text(text, doc_type="lab_report").chunks
+    assert [c.path[-1] for c in chunks] == panels
+
+
+def test_wrapped_prose_with_fields_in_it_is_still_joined():
+    # Lines of sentences that hold a field or two (…。 查体：…) are prose cut at a width, not form lines.
+    paragraph = "患者三天前受凉后出现咳嗽，咳白色黏痰，伴发热，最高体温三十八度五。 查体：神志清楚，双肺呼吸音粗，可闻及湿啰音。" * 3
+    text = _wrap(["现病史", paragraph, "既往史", paragraph])
+    view = build_view(text)
+    assert not view.identity and paragraph in view.text
