@@ -22,12 +22,12 @@ Steps:
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-import re
 import regex
 
 from .errors import RuleError

@@ -25,6 +25,7 @@ import regex
 from ..models import Document
 from ..outline import Outline, Section
 from ..rulefile import RuleFile, load_rules
+from . import per_rule_file
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,9 @@ def _chars(rules: RuleFile, group: str) -> str:
     return "[" + "".join(regex.escape(w) for w in _by_alias(rules.terms.get(group, {}))) + "]"
 
 
-_VOCABS: dict[int, tuple[RuleFile, Vocab]] = {}  # by id of the rule file, which it keeps alive
-
-
+@per_rule_file
 def vocab(rules: RuleFile) -> Vocab:
     """The lab vocabulary of ``rules`` (built once per rule file)."""
-    cached = _VOCABS.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
     field_of = _by_alias(rules.terms.get("header_field", {}))
     header_field = regex.compile(
         r"(?P<key>" + "|".join(map(regex.escape, sorted(field_of, key=len, reverse=True))) + r")[ \t\u3000]*[:：][ \t\u3000]*"
@@ -72,7 +68,7 @@ def vocab(rules: RuleFile) -> Vocab:
     words = rules.vocabulary_pattern
     grade = _chars(rules, "grade_sign")
     arrows = f"(?:{words('terms.arrow_high')}|{words('terms.arrow_low')})"
-    built = Vocab(
+    return Vocab(
         _by_alias(rules.terms.get("column", {})), field_of, header_field,
         qualitative=regex.compile(rf"^{words('terms.qualitative_result')}(?:[（(]{grade}+[)）])?|^[（(]?{grade}{{1,4}}[)）]?$"),
         reference_word=regex.compile(rf"^{words('terms.reference_word')}$"),
@@ -86,8 +82,6 @@ def vocab(rules: RuleFile) -> Vocab:
         lis_label=regex.compile(words("terms.lis_label")),
         lis_prefix=regex.compile(rf"^{words('terms.lis_label')}[:：]"),
     )
-    _VOCABS[id(rules)] = (rules, built)
-    return built
 
 
 @lru_cache(maxsize=1)
