@@ -464,3 +464,17 @@ def test_line_that_is_one_bracketed_note_is_not_a_soft_wrap():
     lines = [(100, "示范条例"), (116, note), (132, "第一章 总 则")] + [(148 + 16 * i, FULL) for i in range(6)]
     doc = read_pdf(_pdf_with_lines([lines]), "note.pdf")
     assert _lines(doc.text)[1:3] == [note, "第一章 总 则"]
+
+
+def test_line_ending_in_a_semicolon_at_the_margin_wraps_on_unless_an_item_follows():
+    # A long sentence's clauses are parted by ；: at the margin one wraps into the next line. A
+    # list item or a field under it ((二)…, 个人史：…) opens a line of its own.
+    clause = FULL[:35] + "；"
+    lines = [(100 + 16 * i, FULL[:35] + "。") for i in range(6)]
+    lines += [(196, clause), (212, "对被告人示范乙依照上述规定判决如下："),
+              (228, clause), (244, "（二）示范条文的第二项。"),
+              (260, clause), (276, "个人史：生于原籍。")]
+    doc = read_pdf(_pdf_with_lines([lines]), "clauses.pdf")
+    text = _lines(doc.text)
+    assert clause + "对被告人示范乙依照上述规定判决如下：" in text
+    assert "（二）示范条文的第二项。" in text and "个人史：生于原籍。" in text
