@@ -553,7 +553,9 @@ def _right_edge(lines: list[Line]) -> float | None:
 
 
 def _ends(lines: list[Line]) -> list[float]:
-    return sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+    # A heading is set larger, often centred or indented, and may run past the body's margin
+    # (a long title at 14 pt): the body's lines alone say where the text wraps.
+    return sorted((line.x1 for line in lines if len(line.text) >= 4 and line.heading_level is None), reverse=True)
 
 
 def _tolerance(lines: list[Line]) -> float:
@@ -604,7 +606,9 @@ def _continues(line: Line, following: Line, edge: float) -> bool:
         return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or _OPENS_ITEM.match(following.text)):
         return False
-    return line.x1 >= edge - 1.2 * line.size
+    # It reaches the margin; one running far past it was never wrapped there (a long title set
+    # on one line, past the page's edge).
+    return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
 
 
 # ---------------------------------------------------------------- assembling
