@@ -223,7 +223,7 @@ class _Words:
             while s > a and word.match(text, s - 1, s):
                 s -= 1
             if s not in runs:
-                e = word.match(text, s, b).end()  # type: ignore[union-attr]  # text[s] is a word character
+                e = word.match(text, s, b).end()  # text[s] is a word character: it matches
                 runs[s] = {s + end for _, _, end in _jieba().tokenize(text[s:e])}
             return c in runs[s]
 

@@ -7,7 +7,7 @@ import gc
 import os
 import threading
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
@@ -39,7 +39,7 @@ def collector_paused(fn: F) -> F:
     and a caller who had turned the collector off keeps it off.
     """
     @functools.wraps(fn)
-    def paused(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def paused(*args: Any, **kwargs: Any) -> Any:
         global _GC_HOLDERS
         with _GC_LOCK:
             held = _GC_HOLDERS > 0 or gc.isenabled()
