@@ -5,8 +5,9 @@ Shared by statutes (本法第十条) and judgments (依照《…》第…条之�
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 import regex
 
@@ -15,6 +16,13 @@ from .rulefile import load_rules
 
 _N = f"[{CHINESE_NUMERAL}0-9]+"
 _ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<para>{_N})款)?(?:第[（(]?(?P<item>{_N})[）)]?项)?"
+
+
+# Every citation holds an article, 第…条: the standard re module finds those fast, and the
+# citation pattern is tried only where one may begin (its optional law, 本法 and separator
+# make it try, and fail, at every character of the text otherwise).
+_CORE = re.compile(f"第{_N}条")
+_LAW_REACH = 86  # 《, a law's name of up to 80 characters, 》 and a two-character separator, with room
 
 
 @lru_cache(maxsize=8)
@@ -39,6 +47,29 @@ def _shorten(law: str) -> str:
     return regex.sub(r"\s+", "", law)
 
 
+def _citation_matches(rx: regex.Pattern, text: str, start: int, end: int) -> Iterator[regex.Match]:
+    """``rx.finditer(text, start, end)``, searched from just before each article it can hold.
+
+    A match holds a 第…条 at or after its start and nothing before it crosses a line: it begins
+    at a 本 of the line (本法, 本 条 例 spaced out any length), a 《 within a law's reach, one of
+    the two characters before the article, or at the article. So the leftmost match from
+    ``pos`` is the leftmost from the earliest of those, and the characters before are skipped.
+    """
+    pos = start
+    while core := _CORE.search(text, pos, end):
+        q = core.start()
+        line = max(pos, text.rfind("\n", pos, q) + 1)
+        first = max(line, q - 2)
+        for mark, reach in (("本", line), ("《", max(line, q - _LAW_REACH))):
+            at = text.find(mark, reach, first)
+            if at >= 0:
+                first = at
+        m = rx.search(text, first, end)
+        assert m is not None  # the article itself matches at q
+        yield m
+        pos = m.end()
+
+
 def find_citations(text: str, self_title: str | None = None, self_names: str | None = None, *,
                    start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
     """Every article cited in ``text[start:end]``, in order, without repeats (the span is
@@ -55,7 +86,7 @@ def find_citations(text: str, self_title: str | None = None, self_names: str | N
     current: str | None = None
     last_end = -1
     rx = _citation_regex(_builtin_self_names() if self_names is None else self_names)
-    for m in rx.finditer(text, start, len(text) if end is None else end):
+    for m in _citation_matches(rx, text, start, len(text) if end is None else end):
         law, self_, sep, art, sub, para, item = m.group("law", "self", "sep", "art", "sub", "para", "item")
         if law:
             current = _shorten(law)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import logging
 from bisect import bisect_left, bisect_right
+from types import ModuleType
 from typing import Callable, Sequence
 
 import regex
@@ -144,10 +145,12 @@ def split_span(text: str, start: int, end: int, max_chars: int, *,
         return lambda a, b: [c for c in level(a, b)
                              if not inside(c) and not _EXTENDS.match(text, c)]
 
+    words = _Words(text, inside)
     levels: list[_Level] = [_given(level, start, end) for level in cuts]
     levels += [guarded(_regex_level(text, p)) for p in _PUNCT_LEVELS]
-    levels += [guarded(_jieba_level(text)), guarded(_regex_level(text, _GRAPHEME)),
+    levels += [guarded(words), guarded(_regex_level(text, _GRAPHEME)),
                lambda a, b: list(range(a + 1, b))]
+    word_level = len(cuts) + len(_PUNCT_LEVELS)
 
     out: list[Span] = []
 
@@ -157,7 +160,13 @@ def split_span(text: str, start: int, end: int, max_chars: int, *,
             return
         if lvl == len(levels):  # [a, b) is one code point
             raise ValueError(f"character {text[a:b]!r} at {a} is larger than max_chars={max_chars}")
-        for p, q in pack_segments([a, *levels[lvl](a, b), b], max_chars, size, text):
+        if lvl == word_level and size is None:
+            # Measured in characters, a span ends at the last word end within reach: only the
+            # words there need jieba, not every word of the piece (a long line of lab values).
+            spans = _pack_by_test(a, b, max_chars, words.test(a, b))
+        else:
+            spans = pack_segments([a, *levels[lvl](a, b), b], max_chars, size, text)
+        for p, q in spans:
             split(p, q, lvl + 1)  # packed spans fit at once; a lone big segment goes finer
 
     if start < end:
@@ -175,15 +184,65 @@ def _regex_level(text: str, pattern: regex.Pattern) -> _Level:
     return lambda a, b: [m.end() for m in pattern.finditer(text, a, b) if m.end() < b]
 
 
-def _jieba_level(text: str) -> _Level:
-    def level(a: int, b: int) -> list[int]:
-        import jieba  # lazy: importing domainchunk must not pay for jieba's dictionary
-        jieba.setLogLevel(logging.WARNING)
-        # jieba knows nothing of graphemes (emoji, Hangul jamo, flags): keep only word
-        # ends that are also grapheme boundaries.
+def _jieba() -> ModuleType:
+    import jieba  # lazy: importing domainchunk must not pay for jieba's dictionary
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+class _Words:
+    """The word level: jieba token ends that are also grapheme boundaries (jieba knows nothing
+    of graphemes: emoji, Hangul jamo, flags), as a list for a piece, or as a test per offset.
+
+    jieba cuts each run of its word characters (``re_han_default``) on its own and makes every
+    other character a token of its own (a CR LF pair one token, and one grapheme), so whether an
+    offset ends a token is known from the run it falls in: the test tokenizes only the runs asked
+    about.
+    """
+
+    def __init__(self, text: str, inside: Callable[[int], bool]) -> None:
+        self.text = text
+        self.inside = inside
+
+    def __call__(self, a: int, b: int) -> list[int]:
+        text = self.text
         graphemes = {m.end() for m in _GRAPHEME.finditer(text, a, b)}
-        return sorted({a + e for _, _, e in jieba.tokenize(text[a:b])} & graphemes - {b})
-    return level
+        return sorted({a + e for _, _, e in _jieba().tokenize(text[a:b])} & graphemes - {b})
+
+    def test(self, a: int, b: int) -> Callable[[int], bool]:
+        """Is offset ``c`` (``a < c < b``) a cut of ``guarded(self)(a, b)``?"""
+        text, inside = self.text, self.inside
+        graphemes = {m.end() for m in _GRAPHEME.finditer(text, a, b)}
+        word = _jieba().re_han_default  # what jieba.cut reads at each call
+        runs: dict[int, set[int]] = {}  # a run's start: its token ends
+
+        def token_end(c: int) -> bool:
+            if not (word.match(text, c - 1, c) and word.match(text, c, b)):
+                return True  # beside a character that is a token of its own
+            s = c - 1
+            while s > a and word.match(text, s - 1, s):
+                s -= 1
+            if s not in runs:
+                e = word.match(text, s, b).end()  # text[s] is a word character: it matches
+                runs[s] = {s + end for _, _, end in _jieba().tokenize(text[s:e])}
+            return c in runs[s]
+
+        return lambda c: c in graphemes and not inside(c) and not _EXTENDS.match(text, c) and token_end(c)
+
+
+def _pack_by_test(a: int, b: int, max_chars: int, is_cut: Callable[[int], bool]) -> list[Span]:
+    """``pack_segments([a, *cuts, b], max_chars)`` where ``cuts`` are the offsets in (a, b) that
+    ``is_cut`` accepts, testing from the furthest a span reaches back rather than listing them all."""
+    spans: list[Span] = []
+    while b - a > max_chars:
+        c = next((x for x in range(a + max_chars, a, -1) if is_cut(x)), None)
+        if c is None:  # nothing fits: the lone oversized segment up to the next cut
+            c = next((x for x in range(a + max_chars + 1, b) if is_cut(x)), b)
+        spans.append((a, c))
+        a = c
+    if a < b:
+        spans.append((a, b))
+    return spans
 
 
 def _protected(text: str, start: int, end: int,

@@ -175,8 +175,10 @@ def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn
     return out
 
 
-def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None) -> None:
-    """Index, id (unless set), size and the prev/next chain, in place, in document order."""
+def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
+                title: str | None = None) -> None:
+    """Index, id (unless set), size, the prev/next chain and (when given) the title, in place, in
+    document order."""
     ids = [c.id if c.id is not None else chunk_id(doc.source, c.kind, c.start, c.end, fingerprint) for c in chunks]
     last = len(chunks) - 1
     for i, c in enumerate(chunks):
@@ -185,51 +187,61 @@ def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: Size
             links["prev_id"] = ids[i - 1]
         if i < last:
             links["next_id"] = ids[i + 1]
+        if title:
+            links["title"] = title
         set_fields(c, links)
 
 
 def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
-                   texts: bool = True) -> list[Chunk]:
+                   texts: bool = True, title: str | None = None) -> list[Chunk]:
     """One record per run of chunks under the same heading prefix; sets every ``parent_id``.
 
     A record spans its first to its last descendant, lists its direct children (chunks and
     inner records) and points at its own parent, so every ``parent_id`` resolves. Without
-    ``texts`` the records are left without text, pages and size (only their ids are wanted).
+    ``texts`` the records are left without text, pages and size (only their ids are wanted);
+    ``title`` is the document's, for their ``context_text``.
     """
     records: list[Chunk] = []
-    # open records, outermost first; open_[d] has the path of length d + 1. Each is built once
-    # closed: while open, its fields are a plain dict (its end moves with every chunk under it).
+    # open records, outermost first: those of the last chunk's parent path and its prefixes
+    # (open_[d] has the path of length d + 1). Each is built once closed: while open, its fields
+    # are a plain dict, and its end is the end of the last chunk before the one that closes it.
     open_: list[dict[str, Any]] = []
+    opened: tuple[str, ...] = ()  # the path of the open records' innermost
+    last_end = 0
     pages_of = page_lookup(doc.pages)
 
     def close_from(depth: int) -> None:
         while len(open_) > depth:
             rec = open_.pop()
+            rec["end"] = last_end
             if texts:
                 rec["text"] = doc.text[rec["start"] : rec["end"]]
                 rec["pages"] = pages_of(rec["start"], rec["end"])
                 rec["size"] = _measure(rec["text"], size)
+            if title:
+                rec["title"] = title
             at = rec.pop("at")
             rec["index"] = len(chunks) + at  # records follow the chunks
             records[at] = trusted(Chunk, rec)
 
     for c in chunks:
         parent = _parent(c)
-        keep = 0
-        while keep < min(len(open_), len(parent)) and open_[keep]["path"] == list(parent[: keep + 1]):
-            keep += 1
-        close_from(keep)
-        for d in range(keep, len(parent)):
-            rid = chunk_id(doc.source, PARENT_RULE, c.start, 0, fingerprint, "/".join(parent[: d + 1]))
-            rec = {"index": None, "text": "", "start": c.start, "end": c.end, "path": list(parent[: d + 1]),
-                   "kind": PARENT_RULE, "doc_type": c.doc_type, "rule": PARENT_RULE, "source": c.source,
-                   "id": rid, "parent_id": open_[d - 1]["id"] if d else None, "children": [], "at": len(records)}
-            if d:
-                open_[d - 1]["children"].append(rid)
-            open_.append(rec)
-            records.append(None)  # type: ignore[arg-type]  # its place, filled when it closes
-        for rec in open_:
-            rec["end"] = c.end
+        if parent != opened:  # most chunks lie under the same headings as the one before
+            keep = 0
+            while keep < min(len(opened), len(parent)) and opened[keep] == parent[keep]:
+                keep += 1
+            close_from(keep)
+            for d in range(keep, len(parent)):
+                rid = chunk_id(doc.source, PARENT_RULE, c.start, 0, fingerprint, "/".join(parent[: d + 1]))
+                rec = {"index": None, "text": "", "start": c.start, "end": c.end, "path": list(parent[: d + 1]),
+                       "kind": PARENT_RULE, "doc_type": c.doc_type, "rule": PARENT_RULE, "source": c.source,
+                       "id": rid, "parent_id": open_[d - 1]["id"] if d else None, "children": [], "at": len(records)}
+                if d:
+                    open_[d - 1]["children"].append(rid)
+                open_.append(rec)
+                records.append(None)  # type: ignore[arg-type]  # its place, filled when it closes
+            opened = parent
+        last_end = c.end
         if open_ and c.id is not None:  # every chunk has its id by now
             open_[-1]["children"].append(c.id)
             set_fields(c, {"parent_id": open_[-1]["id"]})
@@ -356,15 +368,12 @@ def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: i
     ``max_chars`` is the limit packs fill up to: their text's, or with ``context_fit`` their
     ``context_text``'s.
     """
-    link_chunks(doc, chunks, fingerprint, size)
+    link_chunks(doc, chunks, fingerprint, size, None if pack else doc.title)
     if pack:
         chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint, context_fit)
         for c in chunks:
             c.prev_id = c.next_id = None
-        link_chunks(doc, chunks, fingerprint, size)
-    records = parent_records(doc, chunks, fingerprint, size, texts=parents)
-    if doc.title:
-        for c in (*chunks, *records):
-            set_fields(c, {"title": doc.title})
+        link_chunks(doc, chunks, fingerprint, size, doc.title)
+    records = parent_records(doc, chunks, fingerprint, size, texts=parents, title=doc.title)
     return chunks, records if parents else []
 

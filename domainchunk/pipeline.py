@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import copy
+import functools
+import gc
 import os
+import threading
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 from .chunker import chunk_with_rules
 from .detect import GENERIC, detect
@@ -20,6 +23,39 @@ SizeFn = Callable[[str], int]
 
 # A str longer than this is text whatever it holds: no file system takes such a path.
 _MAX_PATH = 4096
+
+F = TypeVar("F", bound=Callable[..., object])
+_GC_LOCK = threading.Lock()
+_GC_HOLDERS = 0  # calls in progress that found the collector on and turned it off
+
+
+def collector_paused(fn: F) -> F:
+    """``fn`` with the cyclic garbage collector off while it runs, as it was before afterwards.
+
+    A call allocates many small objects that live until it returns (matches, sections, chunk
+    dicts); the collector kept walking them all, a third of a long statute's time (issue 13).
+    Reference counting still frees what the call drops; what is cyclic waits for the collector
+    to run again. Calls in several threads share the pause: the last one out turns it back on,
+    and a caller who had turned the collector off keeps it off.
+    """
+    @functools.wraps(fn)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        global _GC_HOLDERS
+        with _GC_LOCK:
+            held = _GC_HOLDERS > 0 or gc.isenabled()
+            if held:
+                _GC_HOLDERS += 1
+                gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if held:
+                with _GC_LOCK:
+                    _GC_HOLDERS -= 1
+                    if not _GC_HOLDERS:
+                        gc.enable()
+
+    return paused  # type: ignore[return-value]
 
 
 def looks_like_path(source: str) -> bool:
@@ -89,6 +125,7 @@ def _context_size(chunks: list[Chunk], title: str | None, size: SizeFn | None) -
     return max((measure(context_text(c, title)) for c in chunks), default=0)
 
 
+@collector_paused
 def chunk_document(
     doc: Document,
     doc_type: str = "auto",
@@ -141,6 +178,7 @@ def chunk_document(
     return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
 
+@collector_paused
 def chunk(
     source: Source,
     doc_type: str = "auto",
@@ -176,6 +214,7 @@ def chunk(
                           pack=pack, parents=parents, overlap=overlap, allow_hooks=allow_hooks)
 
 
+@collector_paused
 def chunk_text(
     text: str,
     doc_type: str = "auto",

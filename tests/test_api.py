@@ -135,3 +135,31 @@ def test_library_calls_make_no_process_wide_choice(tmp_path: Path):
             "from multiprocessing import forkserver\n"
             "assert forkserver._forkserver._preload_modules == ['__main__'], forkserver._forkserver._preload_modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+
+
+def test_the_collector_is_off_during_a_call_and_as_it_was_after_it():
+    import gc
+
+    law = "第一章 总则\n第一条 为了示范。\n第二条 本办法适用于示范。\n"
+    seen: list[bool] = []
+
+    def size(text: str) -> int:
+        seen.append(gc.isenabled())
+        return len(text)
+
+    assert gc.isenabled()
+    domainchunk.chunk_text(law, doc_type="statute", size=size)
+    assert seen and not any(seen) and gc.isenabled()
+
+    def failing(text: str) -> int:
+        raise RuntimeError("tokenizer down")
+
+    with pytest.raises(UsageError):
+        domainchunk.chunk_text(law, doc_type="statute", size=failing)
+    assert gc.isenabled()  # restored on an error too
+    gc.disable()  # a caller who turned the collector off keeps it off
+    try:
+        domainchunk.chunk_text(law, doc_type="statute")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -163,6 +163,21 @@ def test_word_level_for_unpunctuated_text():
     assert all(b % 7 == 0 for _, b in spans)  # jieba keeps 中华人民共和国 whole
 
 
+# Text that only words can cut: runs of CJK and Latin, digits, single spaces, a CR LF, marks,
+# brackets (protected units) and no punctuation the coarser levels cut at.
+word_runs = st.lists(st.one_of(words, words, st.sampled_from(["WBC", "6.5", "10^9/L", "a+b", "e\u0301", "\r\n",
+                                                              "（白细胞）", "《合同》", " ", "\u3000", "↑"])),
+                     max_size=80).map("".join)
+
+
+@SETTINGS
+@given(word_runs, st.integers(1, 40))
+def test_word_level_tested_per_offset_cuts_as_listing_every_word(text, max_chars):
+    # Measured in characters the word level tests offsets near the budget's reach; a size
+    # function (here len itself) lists every word of the piece. Both must cut alike.
+    assert split_span(text, 0, len(text), max_chars) == split_span(text, 0, len(text), max_chars, size=len)
+
+
 def test_graphemes_not_split():
     text = "e\u0301" * 10
     spans = split_span(text, 0, len(text), 3)

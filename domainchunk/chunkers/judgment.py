@@ -85,10 +85,11 @@ def _not_statute(rules: RuleFile) -> regex.Pattern:
     return regex.compile(rf"(?:{_vocab_alt(rules, 'not_statute')})$")
 
 
-def _statutes(rules: RuleFile, text: str) -> list[dict[str, Any]]:
-    """Cited articles of named statutes (a bare 第X条 or 《…合同》第X条 is not a statute citation)."""
+def _statutes(rules: RuleFile, text: str, start: int, end: int) -> list[dict[str, Any]]:
+    """Cited articles of named statutes in ``text[start:end]`` (a bare 第X条 or 《…合同》第X条 is
+    not a statute citation)."""
     not_statute = _not_statute(rules)
-    return [c for c in find_citations(text) if c["law"] and not not_statute.search(c["law"])]
+    return [c for c in find_citations(text, start=start, end=end) if c["law"] and not not_statute.search(c["law"])]
 
 
 def _body_spans(outline: Outline) -> list[tuple[int, int]]:
@@ -115,7 +116,7 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
         meta["title"] = meta["court"] + meta["document_kind"]
     citations: list[dict[str, Any]] = []
     for a, b in _body_spans(outline):
-        citations += [c for c in _statutes(rules, doc.text[a:b]) if c not in citations]
+        citations += [c for c in _statutes(rules, doc.text, a, b) if c not in citations]
     if citations:
         meta["citations"] = citations
     return meta
@@ -126,7 +127,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     if sec.unit is not None:
         meta["section"] = sec.unit.label
     if sec.rule != "judgment.appendix":
-        cites = _statutes(outline.rules, doc.text[start:end])
+        cites = _statutes(outline.rules, doc.text, start, end)
         if cites:
             meta["citations"] = cites
     return meta
