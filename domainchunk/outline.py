@@ -34,7 +34,8 @@ from .errors import RuleError
 from .models import Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
-from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, expand
+from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
+from .stdre import compile_safe, nonempty, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -448,21 +449,15 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
     toc = toc_spans(doc)
     hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
     found: dict[int, Candidate] = {}
-    combined = _combined(levels)
-    if combined is None:  # no levels: nothing can open
+    if not levels:  # nothing can open
         return [], toc
-    # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
-    # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
-    groups = _group_numbers(combined, len(levels))
-    glued = _glued_combined(levels)
-    glued_groups = _group_numbers(glued, len(levels))
-    for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
-        matched = _which(m, groups)
+    for m, matched in _line_matches(text, levels):
         first = 0 if hashed else matched
         if first and _GLUED_START.match(text, m.start()):
+            glued = _glued_combined(levels)  # compiled at the first line that starts with digits
             past = glued.match(text, m.start(), timeout=PATTERN_TIMEOUT)
             if past is not None:
-                first = min(first, _which(past, glued_groups))
+                first = min(first, _which(past, _group_numbers(glued, len(levels))))
         found[m.start()] = (m.start(), True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
@@ -477,6 +472,137 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
     if toc:
         cands = [c for c in cands if not _in_spans(c[0], toc)]
     return cands, toc
+
+
+def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match | _Renamed, int]]:
+    """What the levels' combined pattern finds in ``text``, each match with the index of its level:
+    on the stdlib scan where the levels compile to one, on the regex module where they do not (the
+    regex pattern is compiled only then, or at the first line whose lookbehinds refuse a variant)."""
+    scan = _stdlib_scan(levels)
+    if scan is None or scan.long_run is not None and scan.long_run.search(text):
+        combined = _combined(levels)
+        # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
+        # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
+        groups = _group_numbers(combined, len(levels))
+        for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
+            yield m, _which(m, groups)
+        return
+    search, level_at, alts = scan.rx.search, scan.level_at, scan.alts
+    pos, size = 0, len(text)
+    while pos <= size:
+        m = search(text, pos)
+        if m is None:
+            return
+        i = level_at.get(m.lastindex)
+        if i is None:  # a level's last group need not close last on every path: probe them in order
+            i = next(i for g, i in level_at.items() if m.start(g) >= 0)
+        for group, names, checks in alts[i]:
+            if m.start(group) >= 0:
+                break
+        # The variant's lookbehinds, which the scan leaves out, are checked where it matched; where
+        # they refuse it, the regex pattern decides the line (a later variant or level may take it).
+        if checks is not None and checks.match(text, m.start(group), timeout=PATTERN_TIMEOUT) is None:
+            combined = _combined(levels)
+            exact = combined.match(text, m.start(), timeout=PATTERN_TIMEOUT)
+            if exact is None:
+                pos = m.start() + 1
+                continue
+            yield exact, _which(exact, _group_numbers(combined, len(levels)))
+            pos = exact.end()
+            continue
+        yield _Renamed(m, names), i
+        pos = m.end()
+
+
+class _Renamed:
+    """A stdlib match read by the group names of the variant it matched (``label``, ``num``,
+    ``_v0`` …, ``_cI``), which the stdlib pattern gives each alternative under a name of its own."""
+
+    __slots__ = ("_m", "_names", "string")
+
+    def __init__(self, m: re.Match, names: dict[str, int]) -> None:
+        self._m, self._names, self.string = m, names, m.string
+
+    def start(self, name: str | int = 0) -> int:
+        g = name if isinstance(name, int) else self._names.get(name)
+        return -1 if g is None else self._m.start(g)
+
+    def end(self, name: str | int = 0) -> int:
+        g = name if isinstance(name, int) else self._names.get(name)
+        return -1 if g is None else self._m.end(g)
+
+    def span(self, name: str | int = 0) -> tuple[int, int]:
+        g = name if isinstance(name, int) else self._names.get(name)
+        return (-1, -1) if g is None else self._m.span(g)
+
+    def group(self, name: str | int = 0) -> str | None:
+        g = name if isinstance(name, int) else self._names.get(name)
+        return None if g is None else self._m.group(g)
+
+
+# One alternative of a level in the scan: the group that took part when it matched, its group
+# names -> their numbers in the scan, and the lookbehinds left out of it (None: none).
+_Alternative = tuple[int, dict[str, int], "regex.Pattern | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """The levels' combined line pattern on stdlib ``re``."""
+
+    rx: re.Pattern
+    level_at: dict[int, int]  # the number of group _cI -> I (a match's ``lastindex``: _cI closes last)
+    alts: tuple[tuple[_Alternative, ...], ...]  # per level: its variants (or its one legacy pattern), in order
+    long_run: re.Pattern | None  # a run of characters two runs of the pattern share: a text with one stays on regex
+
+
+_SCANS: dict[tuple[str, ...], _Scan | None] = {}
+_SCANS_MAX = 64
+
+
+def _stdlib_scan(levels: list[Level]) -> _Scan | None:
+    """The combined pattern on stdlib ``re``, compiled once per set of levels; None where some
+    level does not translate exactly or the static check cannot rule out runaway backtracking."""
+    key = tuple(lv.pattern for lv in levels)
+    if key not in _SCANS:
+        if len(_SCANS) >= _SCANS_MAX:
+            _SCANS.clear()
+        _SCANS[key] = _build_scan(levels)
+    return _SCANS[key]
+
+
+def _build_scan(levels: list[Level]) -> _Scan | None:
+    prefix = translate(expand(LINE_PREFIX), [])
+    if prefix is None:
+        return None
+    parts: list[str] = []
+    # per level, per alternative: (its group's name, its groups' old names by new name, lookbehinds)
+    layout: list[list[tuple[str, dict[str, str], regex.Pattern | None]]] = []
+    for i, lv in enumerate(levels):
+        alternatives = [(v.expanded, v.lookbehinds) for v in lv.variants] or [(lv.pattern, "")]
+        bodies = []
+        layout.append([])
+        for k, (pattern, checks) in enumerate(alternatives):
+            old: list[str] = []
+            # Variable-width lookbehinds stay out of the scan; the engine checks them where the variant matched.
+            body = translate(expand(pattern[len(checks):]), old, f"_c{i}_{k}_g")
+            if body is None or not nonempty(body) or len(set(old)) < len(old):
+                return None  # not the same on re, or it may match nothing, or a name twice in one variant
+            group = f"_c{i}_v{k}" if lv.variants else f"_c{i}"
+            names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
+            layout[i].append((group, names, compile_pattern(checks, regex.MULTILINE) if checks else None))
+            bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
+        parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
+    compiled = compile_safe(f"^{prefix}(?:{'|'.join(parts)})", re.MULTILINE)
+    if compiled is None:
+        return None
+    rx, long_run = compiled
+    index = rx.groupindex
+    alts = tuple(
+        tuple((index[group], {old: index[new] for new, old in names.items()} | {f"_c{i}": index[f"_c{i}"]}, checks)
+              for group, names, checks in layout[i])
+        for i in range(len(levels))
+    )
+    return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, long_run)
 
 
 def _which(m: regex.Match, groups: tuple[int, ...]) -> int:
@@ -792,6 +918,7 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
     for rules in registry:
         levels = _document_levels(rules)
         if levels:
+            _stdlib_scan(levels)
             _combined(levels)
             _glued_combined(levels)
             _sentence_combined(levels)

@@ -142,6 +142,14 @@ class Variant(_Strict):
         written as the lookbehinds they stand for (placeholders such as {CN} stay for ``expand``)."""
         return self._expanded or self.pattern
 
+    @property
+    def lookbehinds(self) -> str:
+        """The lookbehinds its engine features (not_after, after_blank_line) are written as, ahead of
+        its pattern in ``expanded``: what an engine without variable-width lookbehinds checks itself."""
+        above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
+                        for na in self.not_after)
+        return above + _AFTER_BLANK if self.after_blank_line else above
+
 
 class Signal(_Strict):
     """A detection signal: each match adds ``weight`` to the type's score, up to ``cap`` matches."""
@@ -463,11 +471,7 @@ class RuleFile(_Strict):
                 for na in v.not_after:
                     na._expanded = fill(lv.id, f"variant {v.name} not_after {na.name}", na.pattern)
                     parts.append((f"variant {v.name} not_after {na.name}", na._expanded))
-                above = "".join(_ABOVE.format(pattern=na.expanded, blanks=_BLANKS if na.blank_lines else "")
-                                for na in v.not_after)
-                if v.after_blank_line:
-                    above += _AFTER_BLANK
-                v._expanded = above + fill(lv.id, f"variant {v.name}", v.pattern)
+                v._expanded = v.lookbehinds + fill(lv.id, f"variant {v.name}", v.pattern)
                 parts.append((f"variant {v.name}", v._expanded))
             if lv.legacy_pattern is not None:
                 lv._legacy = fill(lv.id, "pattern", lv.legacy_pattern)

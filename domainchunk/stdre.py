@@ -1,0 +1,414 @@
+"""Rule patterns on the stdlib ``re`` engine, where that is exact and provably safe.
+
+The ``regex`` module runs every rule with a timeout, because a rule file is user data and a
+pattern may backtrack without end; but each of its calls costs microseconds before any
+matching. Stdlib ``re`` is several times faster on the same pattern and cannot be
+interrupted, so a pattern goes to it only when two things hold:
+
+* it means the same there: :func:`translate` writes the ``regex``-only spellings out
+  (``\\p{Han}``, and ``\\d`` and ``\\s`` as the ``regex`` module's own Unicode tables, which
+  are newer than ``re``'s) and gives every named group a name of its own (``regex`` lets
+  alternatives share one); anything else ``regex``-only (``\\w``, ``\\b``, other properties,
+  back-references, inline flags, variable-width lookbehinds) keeps the pattern on ``regex``;
+* it cannot backtrack catastrophically: :func:`safe` walks the parsed pattern and refuses a
+  repeat whose body can match nothing, a repeat whose body can end in a run of characters that
+  can also start the body (``(a+)+``), a repeat holding alternatives that can start alike
+  (``(a|ab)*``), and two unbounded runs of overlapping characters with nothing but optional
+  items between them (``\\s*\\s*``).
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from array import array
+from functools import lru_cache
+
+import regex
+
+try:  # Python 3.11+
+    from re import _constants as _C
+    from re import _parser as _sre
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _C  # type: ignore[no-redef]
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+_MAX = 0x10FFFF
+_UNBOUNDED = _C.MAXREPEAT
+_REPEATS = (_C.MAX_REPEAT, _C.MIN_REPEAT, getattr(_C, "POSSESSIVE_REPEAT", _C.MAX_REPEAT))
+_ONE_CHAR = (_C.LITERAL, _C.NOT_LITERAL, _C.ANY, _C.IN)
+_ZERO_WIDTH = (_C.AT, _C.ASSERT, _C.ASSERT_NOT)
+
+
+class Unsafe(Exception):
+    """The pattern may backtrack without bound, or uses what the check cannot judge."""
+
+
+@lru_cache(maxsize=None)
+def _code_points() -> str:
+    """Every code point but the surrogates, in order (built in C: a Python loop takes 0.3 s)."""
+    return "".join(array("I", r).tobytes().decode("utf-32-le") for r in (range(0xD800), range(0xE000, _MAX + 1)))
+
+
+@lru_cache(maxsize=None)
+def _ranges_of(prop: str) -> str:
+    """What ``prop`` matches under the ``regex`` module, as the body of a character class."""
+    text = _code_points()
+    parts = []
+    for m in regex.finditer(f"{prop}+", text, flags=regex.VERSION0):
+        lo, hi = (c if c < 0xD800 else c + 0x800 for c in (m.start(), m.end() - 1))
+        # a run never crosses the surrogates: neither side of that gap is in any of these tables
+        parts.append(_escape(lo) if lo == hi else f"{_escape(lo)}-{_escape(hi)}")
+    return "".join(parts)
+
+
+def _escape(c: int) -> str:
+    return f"\\U{c:08x}"
+
+
+# The escapes written out as the regex module's tables (outside a class: ``[…]``, ``[^…]``).
+_CLASSES = {"d": r"\d", "s": r"\s", "p{Han}": r"\p{Han}"}
+_NEGATED = {"D": r"\d", "S": r"\s", "P{Han}": r"\p{Han}"}
+# Escapes whose meaning differs between the engines or that ``re`` lacks: the pattern stays on regex.
+_REFUSED = set("wWbBpPXNGKmMhHVvQE")
+_GROUP_NAME = re.compile(r"\(\?P<(\w+)>")
+
+
+def translate(pattern: str, names: list[str], rename: str = "_g") -> str | None:
+    """``pattern`` (placeholders expanded) as stdlib ``re`` source meaning the same, or None.
+
+    Each named group is renamed ``{rename}K`` (K its place in ``names``, which gets the old
+    name appended), so alternatives may share a name as the regex module allows.
+    """
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None
+            nxt = pattern[i + 1]
+            key = "p{Han}" if pattern.startswith("p{Han}", i + 1) else "P{Han}" if pattern.startswith("P{Han}", i + 1) else nxt
+            if key in _CLASSES:
+                body = _ranges_of(_CLASSES[key])
+                out.append(body if in_class else f"[{body}]")
+            elif key in _NEGATED:
+                if in_class:
+                    return None
+                out.append(f"[^{_ranges_of(_NEGATED[key])}]")
+            elif nxt in _REFUSED or nxt.isdigit() and nxt != "0":
+                return None  # a property, a word boundary, a numbered back-reference …
+            else:
+                out.append(pattern[i : i + 2])
+            i += len(key) + 1
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            elif c == "[":
+                return None  # a nested set: version-dependent in both engines
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            out.append(c)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i):  # a leading ] is a literal
+                out.append("\\]")
+                i += 1
+            continue
+        if c == "(" and pattern.startswith("(?", i):
+            m = _GROUP_NAME.match(pattern, i)
+            if m is not None:
+                out.append(f"(?P<{rename}{len(names)}>")
+                names.append(m.group(1))
+                i = m.end()
+                continue
+            rest = pattern[i + 2 : i + 3]
+            if rest not in (":", "=", "!", "<", "#"):
+                return None  # inline flags, named back-references, branch reset, conditionals …
+            if rest == "<" and pattern[i + 3 : i + 4] not in ("=", "!"):
+                return None  # (?<name>…)
+        out.append(c)
+        i += 1
+    if in_class:
+        return None
+    return "".join(out)
+
+
+# A run this long of characters two runs of a pattern may split between them sends a text to the
+# regex module: below it, the square of a run's length is a bounded cost per line.
+SHARED_RUN = 64
+
+
+def compile_safe(source: str, flags: int = 0) -> tuple[re.Pattern, re.Pattern | None] | None:
+    """``source`` compiled by stdlib ``re`` when it compiles there without warnings and :func:`safe`
+    passes it, with the pattern of a run (``SHARED_RUN`` long) of the characters two of its runs
+    share, which a text must not hold for the pattern to run on it; None if it does not pass."""
+    shared: list[Ranges] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            parsed = _sre.parse(source, flags)
+            safe(parsed, shared)
+            rx = re.compile(source, flags)
+    except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError, OverflowError):
+        return None
+    finally:
+        _FIRSTS.clear()
+    if not shared:
+        return rx, None
+    body = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in _union(shared))
+    return rx, re.compile(f"[{body}]{{{SHARED_RUN},}}")
+
+
+# --- the static check -------------------------------------------------------------------------
+# A character set is a sorted tuple of inclusive code-point ranges; an item's first characters
+# are the union of such sets.
+
+Ranges = tuple[tuple[int, int], ...]
+
+
+def _complement(rs: Ranges) -> Ranges:
+    out, lo = [], 0
+    for a, b in rs:
+        if a > lo:
+            out.append((lo, a - 1))
+        lo = b + 1
+    if lo <= _MAX:
+        out.append((lo, _MAX))
+    return tuple(out)
+
+
+def _normal(rs: list[tuple[int, int]]) -> Ranges:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(rs):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def _overlap(x: Ranges, y: Ranges) -> bool:
+    i = j = 0
+    while i < len(x) and j < len(y):
+        if x[i][1] < y[j][0]:
+            i += 1
+        elif y[j][1] < x[i][0]:
+            j += 1
+        else:
+            return True
+    return False
+
+
+def _charset(op, av) -> Ranges:
+    if op is _C.LITERAL:
+        return ((av, av),)
+    if op is _C.NOT_LITERAL:
+        return _complement(((av, av),))
+    if op is _C.ANY:
+        return _complement(((10, 10),))
+    negate = False
+    rs = []
+    for sub, val in av:
+        if sub is _C.NEGATE:
+            negate = True
+        elif sub is _C.LITERAL:
+            rs.append((val, val))
+        elif sub is _C.RANGE:
+            rs.append(val)
+        else:  # a category left by ``re`` (\w, \d … it was not given as the regex module's table)
+            raise Unsafe(f"character class with {sub}")
+    out = _normal(rs)
+    return _complement(out) if negate else out
+
+
+def _union(sets: list[Ranges]) -> Ranges:
+    return _normal([r for s in sets for r in s])
+
+
+def _first(seq) -> tuple[Ranges, bool]:
+    """The characters ``seq`` can start with, and whether it can match the empty string."""
+    sets = []
+    for op, av in seq:
+        f, nullable = _first_item(op, av)
+        sets.append(f)
+        if not nullable:
+            return _union(sets), False
+    return _union(sets), True
+
+
+# _first_item's answers during one check, by item (the parsed pattern is alive, so ids are stable):
+# the check asks about the same items many times, and a large class takes long to normalise.
+_FIRSTS: dict[tuple[int, int], tuple[Ranges, bool]] = {}
+
+
+def _first_item(op, av) -> tuple[Ranges, bool]:
+    key = (id(op), id(av))
+    if key not in _FIRSTS:
+        _FIRSTS[key] = _first_item_of(op, av)
+    return _FIRSTS[key]
+
+
+def _first_item_of(op, av) -> tuple[Ranges, bool]:
+    if op in _ONE_CHAR:
+        return _charset(op, av), False
+    if op in _ZERO_WIDTH:
+        return (), True
+    if op is _C.SUBPATTERN:
+        return _first(av[-1])
+    if op is getattr(_C, "ATOMIC_GROUP", None):
+        return _first(av)
+    if op in _REPEATS:
+        f, nullable = _first(av[2])
+        return f, nullable or av[0] == 0
+    if op is _C.BRANCH:
+        firsts = [_first(b) for b in av[1]]
+        return _union([f for f, _ in firsts]), any(e for _, e in firsts)
+    raise Unsafe(f"{op}")
+
+
+def _runs_at_end(seq, unbounded: bool = True) -> list[Ranges]:
+    """The character sets of the unbounded runs (repeats of one character) ``seq`` can end in."""
+    out: list[Ranges] = []
+    for op, av in reversed(list(seq)):
+        out += _runs_at(op, av, unbounded, _runs_at_end)
+        if not _first_item(op, av)[1]:
+            break
+    return out
+
+
+def _tails(seq) -> list[Ranges]:
+    """What can follow where ``seq`` may stop short of all it can match: the first characters of
+    an optional item it can end before, of a run's next character, of a repeat's next iteration.
+    A repeat of ``seq`` whose next iteration can start with one of them can split a text between
+    its iterations in more than one way (``(a|aa)+``, ``(a+)+``)."""
+    out: list[Ranges] = []
+    for op, av in reversed(list(seq)):
+        first, nullable = _first_item(op, av)
+        if nullable:
+            out.append(first)
+        if op is _C.SUBPATTERN:
+            out += _tails(av[-1])
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            out += _tails(av)
+        elif op is _C.BRANCH:
+            out += [t for b in av[1] for t in _tails(b)]
+        elif op in _REPEATS:
+            out += _tails(av[2])
+            if av[1] > 1:
+                out.append(_first(av[2])[0])
+        if not nullable:
+            break
+    return out
+
+
+def _runs_at_start(seq, unbounded: bool = True) -> list[Ranges]:
+    """The character sets of the runs that ``seq`` can start with."""
+    out: list[Ranges] = []
+    for op, av in seq:
+        out += _runs_at(op, av, unbounded, _runs_at_start)
+        if not _first_item(op, av)[1]:
+            break
+    return out
+
+
+def _runs_at(op, av, unbounded: bool, inner) -> list[Ranges]:
+    if op is _C.SUBPATTERN:
+        return inner(av[-1], unbounded)
+    if op is getattr(_C, "ATOMIC_GROUP", None):
+        return inner(av, unbounded)
+    if op is _C.BRANCH:
+        return [r for b in av[1] for r in inner(b, unbounded)]
+    if op in _REPEATS:
+        body = list(av[2])
+        if av[1] > 1 and len(body) == 1 and body[0][0] in _ONE_CHAR:
+            return [_charset(*body[0])] if av[1] == _UNBOUNDED or not unbounded else []
+        return inner(body, unbounded)  # a repeated group starts and ends as its body does
+    return []
+
+
+def safe(seq, shared: list[Ranges], in_repeat: bool = False) -> None:
+    """Raise :class:`Unsafe` where ``seq`` (a parsed pattern) may backtrack without bound; add to
+    ``shared`` the characters whose runs two of its runs may split (its work grows with the
+    square of the longest such run in the text)."""
+    items = list(seq)
+    _overlapping_runs(items, shared)
+    if in_repeat:
+        # Inside a repeat each choice must be decided by the next character: an optional item or
+        # a run must not start like what follows it (``(a?a)+`` splits ``aaaa`` every which way).
+        for k, (op, av) in enumerate(items):
+            optional = op in _REPEATS and av[0] != av[1] or _first_item(op, av)[1]
+            if optional and _overlap(_first_item(op, av)[0], _first(items[k + 1 :])[0]):
+                raise Unsafe("inside a repeat, an optional item or a run that starts like what follows it")
+    for op, av in items:
+        if op in _REPEATS:
+            lo, hi, body = av
+            if hi > 1:
+                first, nullable = _first(body)
+                if nullable:
+                    raise Unsafe("a repeat whose body can match nothing")
+                if any(_overlap(tail, first) for tail in _tails(body)):
+                    raise Unsafe("a repeat whose body can end in what starts it")
+            safe(body, shared, in_repeat or hi > 1)
+        elif op is _C.BRANCH:
+            if in_repeat:
+                # (the parser writes ``a|a`` as ``a(?:|)``: two alternatives that both match nothing)
+                if sum(_first(b)[1] for b in av[1]) > 1:
+                    raise Unsafe("alternatives inside a repeat that can both match nothing")
+                firsts = [_first(b)[0] for b in av[1]]
+                for a in range(len(firsts)):
+                    for b in range(a + 1, len(firsts)):
+                        if _overlap(firsts[a], firsts[b]):
+                            raise Unsafe("alternatives inside a repeat that can start alike")
+            for b in av[1]:
+                safe(b, shared, in_repeat)
+        elif op is _C.SUBPATTERN:
+            safe(av[-1], shared, in_repeat)
+        elif op in (_C.ASSERT, _C.ASSERT_NOT):
+            safe(av[1], shared, in_repeat)
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            safe(av, shared, in_repeat)
+        elif op not in _ONE_CHAR and op is not _C.AT:
+            raise Unsafe(f"{op}")
+
+
+def _overlapping_runs(items, shared: list[Ranges]) -> None:
+    """Where an unbounded run that an item can end in is followed, with only optional items
+    between, by an item that can start with an unbounded run of overlapping characters, add
+    the characters both take to ``shared``: each way of sharing a run of them between the two
+    is tried, so the work grows with the square of that run's length (and only of that run's)."""
+    for k, (op, av) in enumerate(items):
+        ends = _runs_at(op, av, True, _runs_at_end)
+        if not ends:
+            continue
+        for op2, av2 in items[k + 1 :]:
+            for a in ends:
+                for b in _runs_at(op2, av2, True, _runs_at_start):
+                    both = _intersection(a, b)
+                    if both:
+                        shared.append(both)
+            if not _first_item(op2, av2)[1]:
+                break
+
+
+def _intersection(x: Ranges, y: Ranges) -> Ranges:
+    return _complement(_normal(list(_complement(x) + _complement(y))))
+
+
+def nonempty(source: str) -> bool:
+    """``source`` cannot match the empty string (a scan then never has to step past an empty match)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            parsed = _sre.parse(source)
+            return not _first(parsed)[1]
+    except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError):
+        return False
+    finally:
+        _FIRSTS.clear()
