@@ -63,6 +63,7 @@ _OPENER = re.compile(
 )
 _FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]")
 _SENTENCE_MARK = re.compile(r"[，,。；;！？!?]")
+_LABEL_END = re.compile(r"[\u4e00-\u9fff]{2,8}[:：][ \t\u3000]*$")
 # A text table pads its columns with runs of spaces, so its rows may all have one length: they
 # do not count when the wrap width is measured, so such a table never reads as hard-wrapped.
 # (Tab-separated rows vary in length, and a long one cut at the width is wrapped like prose.)
@@ -212,13 +213,15 @@ def build_view(text: str) -> View:
     # line breaks inside a wrapped paragraph.
     runs: list[list[int]] = []
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
-    prev_cut = prev_open = prev_columns = False
+    # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
+    prev_cut = prev_open = prev_columns = prev_field = False
     for i, (a, b) in enumerate(lines):
         if i in drop:
             continue
         line = raw_lines[i]
         stripped = line.strip()
-        joins = width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
+        joins = (width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
+                 and not (prev_field and _FIELD.match(line)))
         if joins:
             # A continuation's indentation is no text, except in a row of columns, where the cut
             # may fall inside the spaces between two cells.
@@ -236,8 +239,17 @@ def build_view(text: str) -> View:
         # the width itself was measured on the lines without columns.
         exact = width is not None and lengths[i] >= width
         prev_cut = exact or (width is not None and lengths[i] >= width - _tolerance(width) and not finished[i])
-        prev_open = finished[i] or not exact
+        # A form line (fields side by side, no sentence) that fills the width with a label's colon was
+        # cut between the label and its value (… 检验项目： / 血气分析): the colon ends no paragraph there.
+        cut_at_label = exact and finished[i] and bool(_FORM_FIELDS.search(line)) and not _SENTENCE_MARK.search(line) \
+            and bool(_LABEL_END.search(line))
+        prev_open = (finished[i] and not cut_at_label) or not exact
         prev_columns = "\t" in line or bool(_COLUMNS.search(line))
+        # A header line of one field (参加人员：…) that fills the width by chance: the next line opening
+        # with a label of its own (汇报病史：…) is the next field. A cut inside one value leaves its tail,
+        # no label; a line of several fields, cut, may leave a label's tail (住 / 院号：), so it does not count.
+        prev_field = (bool(_FIELD.match(stripped)) and not _SENTENCE_MARK.search(line)
+                      and not _FORM_FIELDS.search(line))
     runs[-1][1] = min(runs[-1][1], len(text))
     pieces: list[str] = []
     vstarts: list[int] = []

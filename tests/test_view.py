@@ -273,3 +273,31 @@ def test_wrapped_prose_with_fields_in_it_is_still_joined():
     text = _wrap(["现病史", paragraph, "既往史", paragraph])
     view = build_view(text)
     assert not view.identity and paragraph in view.text
+
+
+def _wrapped_note(header: list[str], width: int = 24) -> str:
+    # a note long enough to read as hard-wrapped at ``width``, under the header lines given
+    body = "患者今日诉头痛较前明显好转，无恶心呕吐，夜间睡眠可，饮食尚可，二便正常，继续目前治疗方案观察。" * 3
+    return "\n".join(header) + "\n" + _wrap([body], width)
+
+
+def test_a_one_field_line_that_fills_the_width_does_not_swallow_the_next_field():
+    # 参加人员：… runs exactly to the width by chance; 汇报病史： under it is the next field, not its tail.
+    field = "参加人员：甲某某主任医师、乙某某主治医师、丙某某"
+    assert len(field) == 24
+    view = build_view(_wrapped_note(["死亡病例讨论记录", field, "汇报病史：丁某某汇报病史。"]))
+    assert not view.identity
+    assert "\n汇报病史：" in view.text
+
+
+def test_a_form_line_cut_after_a_label_goes_on_with_its_value():
+    # the cut falls right after 检验项目：, the panel's name on the next line
+    line = "标本种类：中段尿　送检医师：甲某某某　检验项目："
+    assert len(line) == 24
+    view = build_view(_wrapped_note([line, "尿液分析", "姓名：乙某　性别：女"]))
+    assert "检验项目：尿液分析" in view.text
+    # a sentence ending its line with 如下： at the width still ends it: the item under it opens
+    holding = "依照《中华人民共和国民法典》相关规定，判决如下："
+    assert len(holding) == 24
+    text = _wrap([holding, "一、被告支付货款。"]) + _wrap(["被告未按约定期限付款，已构成违约，应当承担违约责任。" * 3])
+    assert "\n一、被告" in build_view(text).text
