@@ -1,9 +1,10 @@
 """PDF reader: text in reading order, page furniture removed, soft wraps joined, tables found.
 
 Everything is read through pypdfium2: chars with their boxes, and the vector paths
-that rule a table. pdfplumber's table finder turns those paths into cells, but the
-file is never opened in pdfplumber (its pdfminer parse of the whole page was most
-of the time of a page with a table). The pipeline per document:
+that rule a table. pdfplumber's table-finding steps turn those paths into cells
+(its cell search and cell text are redone here on plain tuples, same results), but
+the file is never opened in pdfplumber (its pdfminer parse of the whole page was
+most of the time of a page with a table). The pipeline per document:
 
 1. per page, chars → lines (with geometry) and ruled tables;
 2. running headers, footers and page numbers removed: lines in the top or
@@ -63,6 +64,10 @@ _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
 _TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
 _TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
 _ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
+# What a running header or footer loses from page to page: its numbers, spaces and rules.
+_BAND_VARIABLE = regex.compile(r"[\d\s\-—–－_·•|/]+")
+_DOT_LEADER = regex.compile(r"[.．·…_]{3,}")
+_WHITESPACE = regex.compile(r"\s+")
 
 
 @dataclass
@@ -478,7 +483,7 @@ def _clusters(items: list, top) -> list[list]:
 def _band_key(line: Line) -> tuple[str, int] | None:
     """What a running header or footer keeps from page to page: its text without numbers and
     spaces, at the same height (body text that happens to fall in the band moves from page to page)."""
-    text = regex.sub(r"[\d\s\-—–－_·•|/]+", "", line.text)
+    text = _BAND_VARIABLE.sub("", line.text)
     return (text, round(line.top / 3)) if text else None
 
 
@@ -589,7 +594,7 @@ def _mark_toc(lines: list[Line]) -> None:
     first_entry: str | None = None
     in_toc = False
     for line in lines:
-        key = regex.sub(r"\s+", "", _TOC_LEADER.sub("", line.text))
+        key = _WHITESPACE.sub("", _TOC_LEADER.sub("", line.text))
         if _TOC_TITLE.match(line.text):
             line.toc, in_toc, first_entry = True, True, None
             continue
@@ -606,7 +611,7 @@ def _mark_toc(lines: list[Line]) -> None:
                 first_entry = first_entry or key
                 line.toc = True
                 continue
-        if _TOC_LEADER.search(line.text) and regex.search(r"[.．·…_]{3,}", line.text):
+        if _TOC_LEADER.search(line.text) and _DOT_LEADER.search(line.text):
             line.toc = True
 
 
