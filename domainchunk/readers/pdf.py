@@ -349,8 +349,9 @@ def _ruled_tables(page_edges: list[dict]) -> list:
     from pdfplumber.utils import filter_edges
 
     settings = plumber.TableSettings.resolve(None)
-    edges = [*filter_edges(page_edges, "v", min_length=settings.edge_min_length_prefilter),
-             *filter_edges(page_edges, "h", min_length=settings.edge_min_length_prefilter)]
+    # pdfplumber before 0.11.8 has no such setting: it kept edges of filter_edges' default length, 1.
+    prefilter = getattr(settings, "edge_min_length_prefilter", 1)
+    edges = [*filter_edges(page_edges, "v", min_length=prefilter), *filter_edges(page_edges, "h", min_length=prefilter)]
     edges = plumber.merge_edges(edges, settings.snap_x_tolerance, settings.snap_y_tolerance,
                                 settings.join_x_tolerance, settings.join_y_tolerance)
     edges = filter_edges(edges, min_length=settings.edge_min_length)
