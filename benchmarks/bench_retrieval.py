@@ -13,10 +13,12 @@ each law). The questions come from the documents themselves, so no one labels th
   articles are removed from the indexed text first, so a query never finds itself.
 
 Each question's answers are articles (spans of the indexed text). A retrieved piece holds an
-answer when it covers at least half the article (or 200 characters of a longer one). Recall is
-the share of answers held by the top k pieces, and by the pieces that fit a character budget
-(taken in rank order, the last one cut to what is left), so big and small pieces are
-compared at equal k and at equal context.
+answer when it covers at least half the article (or 200 characters of a longer one); the
+``whole`` columns count an answer only when one piece holds all of it, as a reader needs the
+whole article to answer from it (a piece cut across an article holds half of it at best).
+Recall is the share of answers held by the top k pieces, and by the pieces that fit a
+character budget (taken in rank order, the last one cut to what is left), so big and small
+pieces are compared at equal k and at equal context.
 
 The questions fall into a **dev** half and a **held-out** half by a stable hash of their text
 (not by law). Settings chosen by measuring (small-to-big's budget and ratio) were chosen on dev
@@ -255,22 +257,24 @@ def fixed_pieces(i: int, text: str, size: int = 512, overlap: int = 128) -> list
 
 # ---------------------------------------------------------------- scoring
 
-def holds(piece: tuple[int, int, int], answer: tuple[int, int, int]) -> bool:
+def holds(piece: tuple[int, int, int], answer: tuple[int, int, int], whole: bool = False) -> bool:
+    """The piece covers half the answer (or 200 characters of a longer one); with ``whole``, all
+    of it but a trailing character (an article's span may end on its line break)."""
     d, a, b = piece
     ad, x, y = answer
     if d != ad:
         return False
     overlap = min(b, y) - max(a, x)
-    return overlap > 0 and overlap >= min((y - x) / 2, 200)
+    return overlap > 0 and overlap >= ((y - x) - 1 if whole else min((y - x) / 2, 200))
 
 
 Span = tuple[int, int, int]  # (doc index, start, end)
 Result = list[Span]  # one retrieved result: a piece, or the units small-to-big hands back for one pack
 
 
-def recall(results: list[Result], answers) -> float:
+def recall(results: list[Result], answers, whole: bool = False) -> float:
     spans = [s for r in results for s in r]
-    return sum(any(holds(s, ans) for s in spans) for ans in answers) / len(answers)
+    return sum(any(holds(s, ans, whole) for s in spans) for ans in answers) / len(answers)
 
 
 def within_budget(results: list[Result], budget: int) -> list[Result]:
@@ -286,6 +290,9 @@ def within_budget(results: list[Result], budget: int) -> list[Result]:
 def evaluate(ranked: list[list[Result]], questions: list[Question]) -> dict[str, float]:
     res = {f"R@{k}": float(np.mean([recall(r[:k], q.answers) for r, q in zip(ranked, questions)])) for k in KS}
     res[f"R@{BUDGET}ch"] = float(np.mean([recall(within_budget(r, BUDGET), q.answers) for r, q in zip(ranked, questions)]))
+    res[f"whole R@{KS[0]}"] = float(np.mean([recall(r[:KS[0]], q.answers, True) for r, q in zip(ranked, questions)]))
+    res[f"whole R@{BUDGET}ch"] = float(np.mean([recall(within_budget(r, BUDGET), q.answers, True)
+                                                for r, q in zip(ranked, questions)]))
     res["mean_chars"] = float(np.mean([sum(b - a for _, a, b in res_) for r in ranked for res_ in r[:KS[0]]] or [0]))
     return res
 
@@ -436,12 +443,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(json.dumps(info, ensure_ascii=False))
     for scope in SCOPES:
-        print(f"\n{scope}: | cutting | Recall@5 | Recall@10 | Recall at {BUDGET:,} chars | mean chars of a top-5 result |")
-        print("|---|---|---|---|---|")
+        print(f"\n{scope}: | cutting | Recall@5 | Recall@10 | Recall at {BUDGET:,} chars "
+              f"| whole: Recall@5 | whole: at {BUDGET:,} chars | mean chars of a top-5 result |")
+        print("|---|---|---|---|---|---|---|")
         for name, rows in table.items():
             if scope in rows:
                 r = rows[scope]
-                print(f"| {name} | {r['R@5']:.3f} | {r['R@10']:.3f} | {r[f'R@{BUDGET}ch']:.3f} | {r['mean_chars']:.0f} |")
+                print(f"| {name} | {r['R@5']:.3f} | {r['R@10']:.3f} | {r[f'R@{BUDGET}ch']:.3f} "
+                      f"| {r['whole R@5']:.3f} | {r[f'whole R@{BUDGET}ch']:.3f} | {r['mean_chars']:.0f} |")
     return 0
 
 

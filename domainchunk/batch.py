@@ -20,12 +20,10 @@ the library never changes a process-wide setting; the CLI picks for itself.
 """
 from __future__ import annotations
 
-import ctypes
 import fnmatch
 import hashlib
 import hmac
 import json
-import multiprocessing as mp
 import os
 import secrets
 import signal
@@ -39,11 +37,13 @@ from collections import deque
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import DomainChunkError, DomainChunkWarning, UsageError, WriteError
+
+if TYPE_CHECKING:  # multiprocessing and ctypes are imported where workers start: a run in one process needs neither
+    from multiprocessing.connection import Connection
 
 FORMATS = ("jsonl", "json", "text", "parquet")
 SUFFIX = {"jsonl": ".jsonl", "json": ".json", "text": ".txt", "parquet": ".parquet"}
@@ -390,6 +390,8 @@ def _die_with_parent(parent: int) -> None:
     before that was set, a thread sees ``parent`` gone or us handed to another process.
     """
     if sys.platform.startswith("linux"):
+        import ctypes
+
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # no libc symbol: the thread below still watches
@@ -453,6 +455,9 @@ def run_ordered(work: Callable[[Any], Any], tasks: Sequence[Any], jobs: int,
     (past ``recycle_mb``, once it has done the task already waiting in its pipe).
     ``context`` is a multiprocessing context (default: the caller's default start method).
     """
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
     ctx = context or mp.get_context()
     window = window or WINDOW_PER_JOB * jobs
     recycle_files = max(1, recycle_files)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .errors import RuleError
 from .models import Detection, Reason
+from .normalize import squash_whitespace
 from .rulefile import PATTERN_TIMEOUT, RuleFile
 from .view import view_of
 
@@ -20,12 +21,18 @@ def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
     text = view_of(text).text
     scores: dict[str, float] = {}
     reasons: list[Reason] = []
+    squashed: dict[int, str] = {}  # the searched text without whitespace, per window, made on first need
     for doc_type, rules in sorted(registry.items()):
         if not rules.detect.signals:
             continue
         score = 0.0
         for sig in rules.detect.signals:
             end = min(len(text), sig.window or DEFAULT_WINDOW)
+            if sig.checked_first():
+                if end not in squashed:
+                    squashed[end] = squash_whitespace(text[:end])
+                if sig.lacks_words(squashed[end]):  # cannot match: not compiled for nothing
+                    continue
             count = 0
             try:
                 for _ in sig.regex.finditer(text, 0, end, timeout=PATTERN_TIMEOUT):

@@ -29,6 +29,8 @@ from .normalize import squash_whitespace
 from .numerals import CHINESE_NUMERAL
 
 PATTERN_TIMEOUT = 2.0  # seconds for one regex call on one document
+# Texts a detection signal may be skipped for, lacking its words, before it is compiled (Signal.checked_first).
+SKIPS_BEFORE_COMPILING = 4
 # A pattern as written (before {terms.X} is filled in) is at most this long: a longer one is a
 # regex mini-language no reviewer can audit; say it as several named variants instead.
 PATTERN_MAX = 200
@@ -155,6 +157,11 @@ class Signal(_Strict):
         "signals without are listed in tests/unconverted/ until they get theirs."
     )
     _expanded: str = PrivateAttr("")
+    # Per vocabulary the pattern cannot match without, its words (whitespace removed): a text
+    # holding none of one tuple's words cannot match. A few vocabulary signals are most of the
+    # time a one-file run spends compiling, so a signal is compiled only once a text could match it.
+    _needs: tuple[tuple[str, ...], ...] = PrivateAttr(())
+    _skipped: int = PrivateAttr(0)  # texts found to lack the words, so far
 
     @property
     def expanded(self) -> str:
@@ -163,6 +170,21 @@ class Signal(_Strict):
     @cached_property
     def regex(self) -> regex.Pattern:
         return compile_pattern(self.expanded, regex.MULTILINE)
+
+    def checked_first(self) -> bool:
+        """Whether a text is checked for the needed words before it is searched: while the pattern
+        is not compiled, for its first few texts. The check costs about what a search does (a few
+        ms on a long text), compiling tens of ms: a process that goes on checking a signal's
+        texts compiles it, as it would have from the start."""
+        return bool(self._needs) and "regex" not in self.__dict__ and self._skipped < SKIPS_BEFORE_COMPILING
+
+    def lacks_words(self, squashed: str) -> bool:
+        """Whether ``squashed`` (the searched text, whitespace removed) lacks every word of a
+        vocabulary the pattern needs, so that it cannot match."""
+        if all(any(w in squashed for w in words) for words in self._needs):
+            return False
+        self._skipped += 1
+        return True
 
 
 class Detect(_Strict):
@@ -428,6 +450,12 @@ class RuleFile(_Strict):
             if sig.examples is not None and len(sig.pattern) > PATTERN_MAX:
                 raise ValueError(f"rule {sig.id}: pattern is {len(sig.pattern)} characters, over {PATTERN_MAX}")
             sig._expanded = fill(sig.id, "pattern", sig.pattern)
+            if "(?i" not in sig.pattern:  # a case-blind pattern matches words not as written
+                needed = (frozenset(w for ref in refs for w in _words(vocabularies[ref]))
+                          for refs in _needed_refs(sig.pattern))
+                # squash_whitespace, as the detector squashes the text: spaces may stand between a word's characters
+                sig._needs = tuple(tuple(sorted({squash_whitespace(w) for w in words})) for words in needed
+                                   if all(squash_whitespace(w) for w in words))
             compiles(sig.id, [("pattern", sig._expanded)])
         for lv in self.levels:
             parts = []
@@ -573,15 +601,85 @@ def _canonical_map(vocab: dict[str, list[str]]) -> dict[str, str]:
 _VOCAB_REF = regex.compile(r"\{(?:terms|fields)\.\w+\}")
 
 
+def _words(vocab: dict[str, list[str]]) -> set[str]:
+    """Every term and alias of a vocabulary."""
+    return {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
+
+
 def _alternation(vocab: dict[str, list[str]]) -> str:
     """A non-capturing group of every term and alias, longest first so 诊断依据 wins over 诊断.
 
     Spaces may stand between a term's characters: forms print headings letter-spaced
     (主  诉, 体 格 检 查) to line them up.
     """
-    words = {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
+    words = _words(vocab)
     spaced = ("[ \t\u3000]*".join(regex.escape(ch) for ch in w) for w in sorted(words, key=lambda w: (-len(w), w)))
     return "(?:" + "|".join(spaced) + ")"
+
+
+# A count that keeps what it follows: {2}, {1,3}, {2,}; any other quantifier (?, *, {0,3}, a
+# fuzzy {e<=1}) may let it be absent.
+_AT_LEAST_ONE = regex.compile(r"\{[1-9]\d*(?:,\d*)?\}")
+_ASSERTIONS = ("(?=", "(?!", "(?<=", "(?<!", "(?(")
+
+
+def _needed_refs(pattern: str) -> list[frozenset[str]]:
+    """The vocabulary references (``{terms.X}``) a pattern as written cannot match without: per
+    entry, one of its references must match. Erring only towards fewer: a reference in an
+    optional part, a lookaround or only some branches of an alternation is needed by no match."""
+    pos = 0
+
+    def sequence() -> list[frozenset[str]]:
+        nonlocal pos
+        branches: list[list[frozenset[str]]] = [[]]
+        last: list[frozenset[str]] = []  # what the atom just read needs, kept once its quantifier is known
+        while pos < len(pattern) and pattern[pos] != ")":
+            ch = pattern[pos]
+            ref = _VOCAB_REF.match(pattern, pos) if ch == "{" else None
+            placeholder = next((p for p in PLACEHOLDERS if pattern.startswith(p, pos)), None) if ch == "{" else None
+            if ch in "?*+" or (ch == "{" and not ref and not placeholder):
+                count = _AT_LEAST_ONE.match(pattern, pos) if ch == "{" else None
+                if ch in "?*" or (ch == "{" and not count):
+                    last = []
+                pos = count.end() if count else pattern.find("}", pos) + 1 or len(pattern) if ch == "{" else pos + 1
+                continue
+            branches[-1] += last
+            last = []
+            if ch == "|":
+                branches.append([])
+                pos += 1
+            elif ch == "\\":
+                pos += 2
+            elif ch == "[":
+                pos += 2 if pattern.startswith("[^", pos) else 1
+                if pattern.startswith("]", pos):  # a leading ] is a member
+                    pos += 1
+                while pos < len(pattern) and pattern[pos] != "]":
+                    pos += 2 if pattern[pos] == "\\" else 1
+                pos += 1
+            elif ch == "(":
+                assertion = pattern.startswith(_ASSERTIONS, pos)
+                pos += 1
+                inner = sequence()
+                pos += 1  # its ")"
+                last = [] if assertion else inner
+            elif ref:
+                last = [frozenset([ref.group()])]
+                pos = ref.end()
+            else:  # a literal character, or a placeholder ({CN}: a character class)
+                pos += len(placeholder) if placeholder else 1
+        branches[-1] += last
+        if len(branches) == 1:
+            return branches[0]
+        if all(branches):  # one of the branches matches: one of their first references is needed
+            return [frozenset().union(*(b[0] for b in branches))]
+        return []
+
+    needs = []
+    while pos < len(pattern):  # past an unbalanced ")" (a pattern that does not compile), read on
+        needs += sequence()
+        pos += 1
+    return needs
 
 
 def _format_error(exc: ValidationError, data: dict) -> str:

@@ -544,3 +544,45 @@ def test_grid_cells_are_pdfplumbers_intersections_to_cells():
         assert _grid_cells(intersections) == expected
         found += len(expected)
     assert found > 1000
+
+
+def test_line_ending_in_a_semicolon_at_the_margin_wraps_on_unless_an_item_follows():
+    # A long sentence's clauses are parted by ；: at the margin one wraps into the next line. A
+    # list item or a field under it ((二)…, 个人史：…) opens a line of its own.
+    clause = FULL[:35] + "；"
+    lines = [(100 + 16 * i, FULL[:35] + "。") for i in range(6)]
+    lines += [(196, clause), (212, "对被告人示范乙依照上述规定判决如下："),
+              (228, clause), (244, "（二）示范条文的第二项。"),
+              (260, clause), (276, "个人史：生于原籍。")]
+    doc = read_pdf(_pdf_with_lines([lines]), "clauses.pdf")
+    text = _lines(doc.text)
+    assert clause + "对被告人示范乙依照上述规定判决如下：" in text
+    assert "（二）示范条文的第二项。" in text and "个人史：生于原籍。" in text
+
+
+def _pdf_with_sized_lines(lines: list[tuple[float, float, str]]) -> bytes:
+    """One page of lines drawn at (y from the top, font size, text), in STSong-Light."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    for y, size, text in lines:
+        c.setFont("STSong-Light", size)
+        c.drawString(60, 842 - y, text)
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def test_title_past_the_margin_neither_hides_it_nor_wraps_into_the_next_line():
+    # A long title set at 14 pt on one line runs past the body's margin: the body's own lines
+    # still show where they wrap, and the title does not flow into the heading under it.
+    title = "示范人民法院关于审理示范纠纷案件适用法律若干问题的解释及其示范附录说明"  # 36 characters at 14 pt
+    body = [(150 + 16 * i, 11, FULL[:35] + ("，" if i % 2 == 0 else "。")) for i in range(6)]
+    doc = read_pdf(_pdf_with_sized_lines([(100, 14, title), (124, 14, "一、一般规定"), *body]), "title.pdf")
+    lines = _lines(doc.text)
+    assert lines[:2] == [title, "一、一般规定"]
+    assert lines[2] == FULL[:35] + "，" + FULL[:35] + "。"

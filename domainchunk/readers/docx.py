@@ -54,11 +54,17 @@ _SENTENCE_END = regex.compile(r"[。；！？;!?]$")
 _LEVEL_REF = regex.compile(r"%([1-9])")  # in w:lvlText, "%2" is the counter of level 2
 
 
+def _child(element, tag: str):
+    """The first child ``tag`` of ``element``, or ``None``: ``element.find(tag)`` without lxml
+    parsing ``tag`` as a path on every call (asked several times per paragraph and run)."""
+    return next(element.iterchildren(tag), None)
+
+
 def _val(element, tag: str) -> str | None:
     """The ``w:val`` of child ``tag`` (``None`` when the child is absent)."""
     if element is None:
         return None
-    child = element.find(qn(tag))
+    child = _child(element, qn(tag))
     return None if child is None else child.get(W_VAL)
 
 
@@ -66,7 +72,7 @@ def _is_on(element, tag: str) -> bool | None:
     """A toggle property such as ``w:b``: ``None`` when not set here."""
     if element is None:
         return None
-    child = element.find(qn(tag))
+    child = _child(element, qn(tag))
     if child is None:
         return None
     return child.get(W_VAL, "true") not in ("0", "false", "off")
@@ -212,22 +218,22 @@ class Numbering:
         self._started: set[str] = set()
         if root is None:
             return
-        abstract = {a.get(qn("w:abstractNumId")): a for a in root.findall(qn("w:abstractNum"))}
-        for num in root.findall(qn("w:num")):
+        abstract = {a.get(qn("w:abstractNumId")): a for a in root.iterchildren(qn("w:abstractNum"))}
+        for num in root.iterchildren(qn("w:num")):
             num_id = num.get(qn("w:numId"))
             abstract_id = _val(num, "w:abstractNumId")
             definition = self._resolve_link(abstract.get(abstract_id), abstract, root, styles)
             if definition is None:
                 continue
-            levels = {int(l.get(qn("w:ilvl"), "0")): _level(l) for l in definition.findall(qn("w:lvl"))}
+            levels = {int(l.get(qn("w:ilvl"), "0")): _level(l) for l in definition.iterchildren(qn("w:lvl"))}
             overrides: dict[int, int] = {}
-            for override in num.findall(qn("w:lvlOverride")):
+            for override in num.iterchildren(qn("w:lvlOverride")):
                 ilvl = int(override.get(qn("w:ilvl"), "0"))
-                if (lvl := override.find(qn("w:lvl"))) is not None:
+                if (lvl := _child(override, qn("w:lvl"))) is not None:
                     levels[ilvl] = _level(lvl)
                 if (start := _val(override, "w:startOverride")) is not None:
                     overrides[ilvl] = int(start)
-            key = f"num:{num_id}" if num.find(qn("w:lvlOverride")) is not None else f"abstract:{definition.get(qn('w:abstractNumId'))}"
+            key = f"num:{num_id}" if _child(num, qn("w:lvlOverride")) is not None else f"abstract:{definition.get(qn('w:abstractNumId'))}"
             self._lists[num_id] = _List(levels, key, overrides)
 
     @staticmethod
@@ -236,7 +242,7 @@ class Numbering:
         if definition is None or (link := _val(definition, "w:numStyleLink")) is None:
             return definition
         num_id = styles[link].num_id if link in styles else None
-        for num in root.findall(qn("w:num")):
+        for num in root.iterchildren(qn("w:num")):
             if num.get(qn("w:numId")) == num_id:
                 return abstract.get(_val(num, "w:abstractNumId"))
         return definition
@@ -321,8 +327,8 @@ class _Styles:
 
 
 def _style_info(style) -> StyleInfo:
-    ppr, rpr = style.find(W_PPR), style.find(W_RPR)
-    numpr = ppr.find(qn("w:numPr")) if ppr is not None else None
+    ppr, rpr = _child(style, W_PPR), _child(style, W_RPR)
+    numpr = _child(ppr, qn("w:numPr")) if ppr is not None else None
     outline = _val(ppr, "w:outlineLvl")
     ilvl = _val(numpr, "w:ilvl")
     return StyleInfo(
@@ -363,6 +369,13 @@ def _heading_level(styles: _Styles, style_id: str | None, ppr) -> int | None:
         outline = str(value) if value is not None else None
     if outline is not None and outline.isdigit() and int(outline) < 9:  # 9 means body text
         return int(outline) + 1
+    key = (style_id, "heading name")  # asked per paragraph: each style's chain is walked once
+    if key not in styles.inherited:
+        styles.inherited[key] = _named_heading_level(styles, style_id)
+    return styles.inherited[key]
+
+
+def _named_heading_level(styles: _Styles, style_id: str | None) -> int | None:
     seen = set()
     while style_id and style_id in styles and style_id not in seen:
         seen.add(style_id)
@@ -395,7 +408,7 @@ class _Reader:
     # -- paragraphs
 
     def _run_bold(self, run, paragraph_bold: bool) -> bool:
-        rpr = run.find(W_RPR)
+        rpr = _child(run, W_RPR)
         direct = _is_on(rpr, "w:b")
         if direct is not None:
             return direct
@@ -409,7 +422,8 @@ class _Reader:
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
-            bold = self._run_bold(run, paragraph_bold)
+            # once the paragraph has plain text it is not bold, whatever its later runs are
+            bold = not plain_chars and self._run_bold(run, paragraph_bold)
             for child in run:
                 tag = child.tag
                 if tag == W_T:
@@ -431,7 +445,7 @@ class _Reader:
         return _Paragraph(pieces, bold_chars > 0 and plain_chars == 0)
 
     def _numbering_label(self, ppr, style_id: str | None) -> tuple[str, str] | None:
-        numpr = ppr.find(qn("w:numPr")) if ppr is not None else None
+        numpr = _child(ppr, qn("w:numPr")) if ppr is not None else None
         num_id = _val(numpr, "w:numId") or _inherited(self.styles, style_id, "num_id")
         if not num_id or num_id == "0":  # numId 0 switches inherited numbering off
             return None
@@ -443,7 +457,7 @@ class _Reader:
         return self.numbering.label(num_id, int(ilvl))
 
     def paragraph(self, p) -> None:
-        ppr = p.find(W_PPR)
+        ppr = _child(p, W_PPR)
         style_id = _val(ppr, "w:pStyle") or self.default_style
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
@@ -459,7 +473,7 @@ class _Reader:
                 self._next_page()
             fragments.append(Fragment(text, self.page))
         self._write_paragraph(fragments, style_id, ppr, content.bold)
-        sect = ppr.find(qn("w:sectPr")) if ppr is not None else None
+        sect = _child(ppr, qn("w:sectPr")) if ppr is not None else None
         if sect is not None and _val(sect, "w:type") != "continuous":
             self._next_page()
 
@@ -488,16 +502,16 @@ class _Reader:
     def table(self, tbl) -> None:
         rows: list[list[CellSpec]] = []
         header_rows = 0
-        for tr in tbl.findall(qn("w:tr")):
+        for tr in tbl.iterchildren(qn("w:tr")):
             row = []
-            for tc in tr.findall(qn("w:tc")):
-                tcpr = tc.find(qn("w:tcPr"))
+            for tc in tr.iterchildren(qn("w:tc")):
+                tcpr = _child(tc, qn("w:tcPr"))
                 span = _val(tcpr, "w:gridSpan")
-                merge = tcpr.find(qn("w:vMerge")) if tcpr is not None else None
+                merge = _child(tcpr, qn("w:vMerge")) if tcpr is not None else None
                 continuation = merge is not None and merge.get(qn("w:val"), "continue") == "continue"
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
-            if _is_on(tr.find(qn("w:trPr")), "w:tblHeader") and len(rows) == header_rows:
+            if _is_on(_child(tr, qn("w:trPr")), "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
         if not header_rows and looks_like_header(rows):
@@ -508,7 +522,7 @@ class _Reader:
         """A cell's paragraphs (with their list labels) joined on one line."""
         parts = []
         for p in tc.iter(W_P):
-            ppr = p.find(W_PPR)
+            ppr = _child(p, W_PPR)
             style_id = _val(ppr, "w:pStyle") or self.default_style
             label = self._numbering_label(ppr, style_id)
             text = clean_line(" ".join(self._paragraph_text(p, style_id).pieces))
@@ -526,7 +540,7 @@ class _Reader:
             elif tag == W_TBL:
                 self.table(child)
             elif tag == W_SDT:  # content controls wrap ordinary paragraphs and tables
-                content = child.find(qn("w:sdtContent"))
+                content = _child(child, qn("w:sdtContent"))
                 if content is not None:
                     self.walk(content)
 
@@ -654,7 +668,7 @@ def _open_package(data: bytes, source: str):
             raise ReadError(source, "corrupt DOCX: the package names no main document")
         if (kind := package.content_type(main)) != _WML_MAIN:
             raise ReadError(source, f"not a Word document: its main part is {kind or 'of no declared type'}")
-        body = package.xml(main).find(qn("w:body"))
+        body = _child(package.xml(main), qn("w:body"))
         styles_part = package.related(main, "styles")
         styles = _styles_xml(package, styles_part) if styles_part else _default_styles()
         numbering_part = package.related(main, "numbering")

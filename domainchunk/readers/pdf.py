@@ -61,6 +61,14 @@ _SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$"
 # A line that is one bracketed phrase from end to end is a note of its own (a statute's
 # （…通过） adoption note), not the start of a paragraph that wraps on.
 _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
+# A semicolon parts the clauses of one long sentence (…第四款；对被告人…依照…), so a line
+# ending in one at the margin wraps on, unless the next line opens an item or a field of its
+# own, as a list's items ((一)…；/(二)…；) and a record's fields (既往史：…；/个人史：…) do.
+_CLAUSE_END = regex.compile(r"[；;][）)」』”’\"']*\s*$")
+_OPENS_ITEM = regex.compile(
+    r"^\s*(?:[（(][一二三四五六七八九十百\d]{1,4}[）)]|[一二三四五六七八九十百\d]{1,4}[、.．]|"
+    r"第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[^\s，。；：,;:]{1,12}[：:]|[·•\-—*])"
+)
 _TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
 _TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
 _ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
@@ -655,7 +663,9 @@ def _right_edge(lines: list[Line]) -> float | None:
 
 
 def _ends(lines: list[Line]) -> list[float]:
-    return sorted((line.x1 for line in lines if len(line.text) >= 4), reverse=True)
+    # A heading is set larger, often centred or indented, and may run past the body's margin
+    # (a long title at 14 pt): the body's lines alone say where the text wraps.
+    return sorted((line.x1 for line in lines if len(line.text) >= 4 and line.heading_level is None), reverse=True)
 
 
 def _tolerance(lines: list[Line]) -> float:
@@ -702,9 +712,13 @@ def _continues(line: Line, following: Line, edge: float) -> bool:
         return False
     if abs(line.size - following.size) > 0.15 * line.size:
         return False
-    if _SENTENCE_END.search(line.text) or _WHOLE_NOTE.match(line.text):
+    if _WHOLE_NOTE.match(line.text):
         return False
-    return line.x1 >= edge - 1.2 * line.size
+    if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or _OPENS_ITEM.match(following.text)):
+        return False
+    # It reaches the margin; one running far past it was never wrapped there (a long title set
+    # on one line, past the page's edge).
+    return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
 
 
 # ---------------------------------------------------------------- assembling
