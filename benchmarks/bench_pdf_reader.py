@@ -42,6 +42,24 @@ def plumber_pass(blobs: list[bytes]) -> int:
     return pages
 
 
+def pdfium_pass(blobs: list[bytes]) -> int:
+    """What pdfium alone costs before the reader runs a line of its own: each page and its
+    text page loaded and closed (fonts, glyph boxes, char list), no char read out. The
+    reader cannot be faster than this; its ratio to pdfplumber bounds ours."""
+    import pypdfium2 as pdfium
+
+    pages = 0
+    for data in blobs:
+        document = pdfium.PdfDocument(data)
+        for index in range(len(document)):
+            page = document[index]
+            page.get_textpage().close()
+            page.close()
+            pages += 1
+        document.close()
+    return pages
+
+
 def reader_pass(blobs: list[bytes]) -> int:
     return sum(read_pdf(data, "bench.pdf").metadata["page_count"] for data in blobs)
 
@@ -74,9 +92,11 @@ def main() -> None:
     blobs = [f.read_bytes() for f in files]
     print("files:", ", ".join(f.name for f in files))
     plumber = best_rate(plumber_pass, blobs, args.repeat)
+    floor = best_rate(pdfium_pass, blobs, args.repeat)
     ours = best_rate(reader_pass, blobs, args.repeat)
     pipeline = best_rate(pipeline_pass, blobs, args.repeat)
     print(f"pdfplumber extract_text loop: {plumber:8.1f} pages/s")
+    print(f"pdfium page + text page only: {floor:8.1f} pages/s   ratio {floor / plumber:5.2f}x   (our ceiling)")
     print(f"domainchunk read_pdf:         {ours:8.1f} pages/s   ratio {ours / plumber:5.2f}x")
     print(f"domainchunk.chunk (pipeline): {pipeline:8.1f} pages/s   ratio {pipeline / plumber:5.2f}x")
 

@@ -96,6 +96,8 @@ def pdf_rows(rounds: int) -> None:
         row(f"PDF chunk() vs pdfplumber extract_text loop, {what}", paired(
             lambda: bench_pdf_reader.pipeline_pass(blobs), lambda: bench_pdf_reader.plumber_pass(blobs), rounds),
             "≥ 6x real, ≥ 4x tables")
+        row(f"  pdfium's own page and text-page load alone vs pdfplumber, {what} (the reader's ceiling)", paired(
+            lambda: bench_pdf_reader.pdfium_pass(blobs), lambda: bench_pdf_reader.plumber_pass(blobs), rounds), "—")
 
 
 def batch_rows(files: int, small: int, large: int, rounds: int, tmp: Path) -> None:

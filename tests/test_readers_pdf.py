@@ -466,6 +466,86 @@ def test_line_that_is_one_bracketed_note_is_not_a_soft_wrap():
     assert _lines(doc.text)[1:3] == [note, "第一章 总 则"]
 
 
+def _random_glyphs(rng) -> list[tuple[str, float, float, float, float]]:
+    """Chars of a few lines of a cell: tops jittered across the line tolerance, gaps around the
+    word tolerance, some steps back, spaces and a ligature; sometimes out of content order."""
+    pool = "示范检验结果单位ab1.%- ﬁ"
+    glyphs = []
+    for line in range(rng.randint(1, 4)):
+        x, top = rng.uniform(0, 20), 12.0 * line + rng.choice([0.0, 0.5, 2.9, 3.1])
+        for _ in range(rng.randint(0, 8)):
+            width = rng.choice([5.5, 11.0])
+            char_top = top + rng.choice([0.0, 0.0, 1.5, 3.2, -3.2])
+            glyphs.append((rng.choice(pool), x, char_top, x + width, char_top + 11.0))
+            x += width + rng.choice([0.0, 0.0, 1.0, 2.9, 3.1, 6.0, -8.0])
+    if rng.random() < 0.3:
+        rng.shuffle(glyphs)
+    return glyphs
+
+
+def test_cell_text_is_pdfplumbers_extract_text():
+    import random
+
+    from pdfplumber.utils import extract_text
+
+    from domainchunk.readers.pdf import _cell_text
+
+    rng = random.Random(13)
+    texts = set()
+    for _ in range(3000):
+        glyphs = _random_glyphs(rng)
+        chars = [{"text": t, "x0": x0, "x1": x1, "top": top, "bottom": bottom, "doctop": top, "upright": True,
+                  "width": x1 - x0, "height": bottom - top} for t, x0, top, x1, bottom in glyphs]
+        expected = extract_text(chars)
+        assert _cell_text(glyphs) == expected, glyphs
+        texts.add(expected)
+    assert any("\n" in t for t in texts) and any(" " in t for t in texts) and any("fi" in t for t in texts)
+
+
+def _random_rulings(rng) -> list[dict]:
+    """Edges of a ruled grid as a page draws them: lines jittered within the snap tolerance,
+    some missing or cut short (merged cells, open sides), rectangles drawn over lines."""
+    from domainchunk.readers.pdf import _edge
+
+    xs = sorted(rng.sample(range(0, 400, 20), rng.randint(2, 6)))
+    ys = sorted(rng.sample(range(0, 300, 15), rng.randint(2, 6)))
+    edges = []
+    for y in ys:
+        for a, b in zip(xs, xs[1:]):
+            if rng.random() < 0.85:
+                jitter = rng.choice([0.0, 0.0, 0.4, 2.5, -1.0])
+                edges.append(_edge("line", a - rng.choice([0, 0, 2]), y + jitter, b + rng.choice([0, 0, 2, -5]), y + jitter, "h"))
+    for x in xs:
+        for a, b in zip(ys, ys[1:]):
+            if rng.random() < 0.85:
+                jitter = rng.choice([0.0, 0.0, 0.4, 2.5, -1.0])
+                edges.append(_edge("line", x + jitter, a, x + jitter, b + rng.choice([0, 0, 3, -4]), "v"))
+    for _ in range(rng.randint(0, 2)):  # a rectangle over a span of the grid
+        x0, x1 = sorted(rng.sample(xs, 2))
+        y0, y1 = sorted(rng.sample(ys, 2))
+        edges += [_edge("rect_edge", x0, y0, x1, y0, "h"), _edge("rect_edge", x1, y0, x1, y1, "v"),
+                  _edge("rect_edge", x0, y1, x1, y1, "h"), _edge("rect_edge", x0, y0, x0, y1, "v")]
+    return edges
+
+
+def test_grid_cells_are_pdfplumbers_intersections_to_cells():
+    import random
+
+    from pdfplumber import table as plumber
+
+    from domainchunk.readers.pdf import _grid_cells
+
+    rng = random.Random(13)
+    found = 0
+    for _ in range(400):
+        edges = plumber.merge_edges(_random_rulings(rng), 3, 3, 3, 3)
+        intersections = plumber.edges_to_intersections(edges, 3, 3)
+        expected = plumber.intersections_to_cells(intersections)
+        assert _grid_cells(intersections) == expected
+        found += len(expected)
+    assert found > 1000
+
+
 def test_line_ending_in_a_semicolon_at_the_margin_wraps_on_unless_an_item_follows():
     # A long sentence's clauses are parted by ；: at the margin one wraps into the next line. A
     # list item or a field under it ((二)…, 个人史：…) opens a line of its own.

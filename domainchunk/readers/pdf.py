@@ -1,9 +1,10 @@
 """PDF reader: text in reading order, page furniture removed, soft wraps joined, tables found.
 
 Everything is read through pypdfium2: chars with their boxes, and the vector paths
-that rule a table. pdfplumber's table finder turns those paths into cells, but the
-file is never opened in pdfplumber (its pdfminer parse of the whole page was most
-of the time of a page with a table). The pipeline per document:
+that rule a table. pdfplumber's table-finding steps turn those paths into cells
+(its cell search and cell text are redone here on plain tuples, same results), but
+the file is never opened in pdfplumber (its pdfminer parse of the whole page was
+most of the time of a page with a table). The pipeline per document:
 
 1. per page, chars → lines (with geometry) and ruled tables;
 2. running headers, footers and page numbers removed: lines in the top or
@@ -71,6 +72,10 @@ _OPENS_ITEM = regex.compile(
 _TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
 _TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
 _ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
+# What a running header or footer loses from page to page: its numbers, spaces and rules.
+_BAND_VARIABLE = regex.compile(r"[\d\s\-—–－_·•|/]+")
+_DOT_LEADER = regex.compile(r"[.．·…_]{3,}")
+_WHITESPACE = regex.compile(r"\s+")
 
 
 @dataclass
@@ -131,7 +136,7 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
 # ---------------------------------------------------------------- chars → lines
 
 
-@dataclass
+@dataclass(slots=True)
 class _LineAcc:
     chars: list[str]
     x0: float
@@ -139,11 +144,6 @@ class _LineAcc:
     top: float
     bottom: float
     heights: list[float]
-
-
-def _same_row(line: _LineAcc, top: float, bottom: float) -> bool:
-    """A char belongs to a line when its vertical middle falls within the line's extent."""
-    return line.top <= (top + bottom) / 2 <= line.bottom
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -155,13 +155,26 @@ def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) 
 Char = tuple[str, bool, float, float, float, float]
 
 
+def _unconverted(function):
+    """The same C function without its declared argument types: ctypes then passes the
+    text page pointer, an int and a ``byref`` box as they are instead of converting and
+    checking each argument, which halves the cost of the three calls made per char. Every
+    result fits the default ``int`` (a code point, a flag, a boolean)."""
+    return type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+
+
+_UNICODE_OF = _unconverted(pdfium_c.FPDFText_GetUnicode)
+_GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
+_LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
+
+
 def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
     """Every char of the page in content order, without the glyphs pdfium made up (it adds
     a hyphen or letters at line ends; whitespace it adds is kept, boxless, as a word gap)."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
-    unicode_of, generated, loose_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated, pdfium_c.FPDFText_GetLooseCharBox
+    unicode_of, generated, loose_box = _UNICODE_OF, _GENERATED, _LOOSE_BOX
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
     chars: list[Char] = []
@@ -196,22 +209,29 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
             space = False
             continue
-        if current is None or not _same_row(current, top, bottom) or left < current.x1 - (bottom - top):
+        # A char joins the line when its vertical middle falls within the line's extent and
+        # it does not start back left of the line's end (by more than its own size).
+        if current is None or not current.top <= (top + bottom) / 2 <= current.bottom or left < current.x1 - (bottom - top):
             current = _LineAcc([char], left, right, top, bottom, [bottom - top])
             lines.append(current)
         else:
             if space:
                 current.chars.append(" ")
             current.chars.append(char)
-            current.x1 = max(current.x1, right)
-            current.top, current.bottom = min(current.top, top), max(current.bottom, bottom)
+            if right > current.x1:
+                current.x1 = right
+            if top < current.top:
+                current.top = top
+            if bottom > current.bottom:
+                current.bottom = bottom
             current.heights.append(bottom - top)
         space = False
-    return [
-        Line(clean_line("".join(acc.chars)), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page)
-        for acc in lines
-        if "".join(acc.chars).strip()
-    ]
+    result = []
+    for acc in lines:
+        text = "".join(acc.chars)
+        if text.strip():
+            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page))
+    return result
 
 
 # ---------------------------------------------------------------- tables
@@ -299,15 +319,6 @@ def _edge(kind: str, x0: float, top0: float, x1: float, top1: float, orientation
             "width": abs(x1 - x0), "height": bottom - top, "orientation": orientation}
 
 
-@dataclass
-class _RuledPage:
-    """What pdfplumber's ``TableFinder`` and ``Table.extract`` read of a page."""
-
-    edges: list[dict]
-    chars: list[dict]
-    bbox: tuple[float, float, float, float]
-
-
 def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     """pdfplumber gives ``None`` for grid cells covered by a merged cell: widen the cell before."""
     rows = []
@@ -322,22 +333,14 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _find_tables(page: pdfium.PdfPage, chars: list[Char], width: float, height: float, number: int) -> list[Table]:
+def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number: int) -> list[Table]:
     """Ruled tables: pdfplumber's table finder on the page's paths and pdfium's chars."""
     edges = _ruling_edges(page, height)
     if not any(edge["orientation"] == "h" for edge in edges) or not any(edge["orientation"] == "v" for edge in edges):
         return []  # a table needs rulings both ways: most pages draw none, or only a rule
-    from pdfplumber.table import TableFinder, TableSettings  # only for pages with rulings
-
-    glyphs = [
-        {"text": char, "x0": left, "x1": right, "top": top, "bottom": bottom, "doctop": top, "upright": True,
-         "width": right - left, "height": bottom - top}
-        for char, made_up, left, top, right, bottom in chars
-        if not made_up
-    ]
     tables = []
-    ruled = _RuledPage(edges, glyphs, (0.0, 0.0, width, height))
-    for found in TableFinder(ruled, TableSettings.resolve(None)).tables:  # type: ignore[arg-type]  # reads only these
+    glyphs = [(char, left, top, right, bottom) for char, made_up, left, top, right, bottom in chars if not made_up]
+    for found in _ruled_tables(edges):
         rows = _table_rows(_cell_texts(found.rows, glyphs))
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
@@ -347,14 +350,71 @@ def _find_tables(page: pdfium.PdfPage, chars: list[Char], width: float, height: 
     return tables
 
 
-def _cell_texts(rows, glyphs: list[dict]) -> list[list[str | None]]:
-    """pdfplumber's ``Table.extract``: a char belongs to the cell holding its middle, cell
-    text is pdfplumber's ``extract_text`` of its chars, ``None`` marks a cell covered by a
-    merged one. Each row's chars are found by bisection on their vertical middles, not by
-    testing every char of the page against every row."""
-    from pdfplumber.utils import extract_text
+def _ruled_tables(page_edges: list[dict]) -> list:
+    """pdfplumber's ``TableFinder`` with its default settings, step by step, with its cell
+    search (``intersections_to_cells``) replaced by :func:`_grid_cells`."""
+    from pdfplumber import table as plumber  # only for pages with rulings
+    from pdfplumber.utils import filter_edges
 
-    placed = sorted(((g["top"] + g["bottom"]) / 2, index, (g["x0"] + g["x1"]) / 2) for index, g in enumerate(glyphs))
+    settings = plumber.TableSettings.resolve(None)
+    # pdfplumber before 0.11.8 has no such setting: it kept edges of filter_edges' default length, 1.
+    prefilter = getattr(settings, "edge_min_length_prefilter", 1)
+    edges = [*filter_edges(page_edges, "v", min_length=prefilter), *filter_edges(page_edges, "h", min_length=prefilter)]
+    edges = plumber.merge_edges(edges, settings.snap_x_tolerance, settings.snap_y_tolerance,
+                                settings.join_x_tolerance, settings.join_y_tolerance)
+    edges = filter_edges(edges, min_length=settings.edge_min_length)
+    intersections = plumber.edges_to_intersections(edges, settings.intersection_x_tolerance,
+                                                   settings.intersection_y_tolerance)
+    # A table's rows and bbox are read from its cells alone: it is given no page.
+    return [plumber.Table(None, cells) for cells in plumber.cells_to_tables(_grid_cells(intersections))]  # type: ignore[arg-type]
+
+
+Point = tuple[float, float]
+
+
+def _grid_cells(intersections: dict[Point, dict[str, list[dict]]]) -> list[tuple[float, float, float, float]]:
+    """pdfplumber's ``intersections_to_cells``, same cells in the same order: from each
+    intersection, the smallest cell whose four corners are joined by edges.
+
+    pdfplumber scans every later point for those below and right of each point and builds
+    the edge sets of both points anew for every test, quadratic in the points of a page;
+    here each point's edges are a set once and its column and row are looked up."""
+    points = sorted(intersections)
+    vertical = {p: {_bbox(e) for e in intersections[p]["v"]} for p in points}
+    horizontal = {p: {_bbox(e) for e in intersections[p]["h"]} for p in points}
+    columns: dict[float, list[Point]] = {}
+    rows: dict[float, list[Point]] = {}
+    for point in points:  # sorted by x, then y: a column top down, a row left to right
+        columns.setdefault(point[0], []).append(point)
+        rows.setdefault(point[1], []).append(point)
+    cells = []
+    for point in points:
+        x, y = point
+        below = [p for p in columns[x] if p[1] > y and not vertical[point].isdisjoint(vertical[p])]
+        right = [p for p in rows[y] if p[0] > x and not horizontal[point].isdisjoint(horizontal[p])]
+        cell = next(((x, y, r[0], b[1]) for b in below for r in right
+                     if (r[0], b[1]) in intersections
+                     and not vertical[(r[0], b[1])].isdisjoint(vertical[r])
+                     and not horizontal[(r[0], b[1])].isdisjoint(horizontal[b])), None)
+        if cell is not None:
+            cells.append(cell)
+    return cells
+
+
+def _bbox(edge: dict) -> tuple[float, float, float, float]:
+    return edge["x0"], edge["top"], edge["x1"], edge["bottom"]
+
+
+# A glyph for table cells: (text, left, top, right, bottom).
+Glyph = tuple[str, float, float, float, float]
+
+
+def _cell_texts(rows, glyphs: list[Glyph]) -> list[list[str | None]]:
+    """pdfplumber's ``Table.extract``: a char belongs to the cell holding its middle, cell
+    text is pdfplumber's ``extract_text`` of its chars (:func:`_cell_text`), ``None`` marks
+    a cell covered by a merged one. Each row's chars are found by bisection on their
+    vertical middles, not by testing every char of the page against every row."""
+    placed = sorted(((g[2] + g[4]) / 2, index, (g[1] + g[3]) / 2) for index, g in enumerate(glyphs))
     middles = [middle for middle, _, _ in placed]
     texts = []
     for row in rows:
@@ -370,10 +430,60 @@ def _cell_texts(rows, glyphs: list[dict]) -> list[list[str | None]]:
                 line.append(None)
                 continue
             cx0, ctop, cx1, cbottom = cell
-            inside = [glyphs[index] for index, v, h in in_row if cx0 <= h < cx1 and ctop <= v < cbottom]
-            line.append(extract_text(inside) if inside else "")
+            line.append(_cell_text([glyphs[index] for index, v, h in in_row if cx0 <= h < cx1 and ctop <= v < cbottom]))
         texts.append(line)
     return texts
+
+
+# pdfplumber's ``extract_text`` defaults: chars whose tops are within Y_TOLERANCE are one
+# line, a gap wider than X_TOLERANCE starts a new word.
+X_TOLERANCE = 3
+Y_TOLERANCE = 3
+
+
+def _cell_text(glyphs: list[Glyph]) -> str:
+    """pdfplumber's ``extract_text(chars)`` with its defaults, on tuples instead of dicts:
+    chars clustered into lines by their tops, each line sorted by x and cut into words at
+    whitespace, a gap or a step back or up; words clustered into lines again by their tops,
+    joined by a space within a line and a newline between lines."""
+    from pdfplumber.utils.text import LIGATURES  # what pdfplumber expands in a word's text
+
+    words: list[tuple[float, str]] = []  # (top, text)
+    for line in _clusters(glyphs, lambda g: g[2]):
+        word: list[Glyph] = []
+        for glyph in sorted(line, key=lambda g: g[1]):
+            if glyph[0].isspace():
+                _flush(word, words, LIGATURES)
+                word = []
+            elif word and (glyph[1] < word[-1][1] or glyph[1] > word[-1][3] + X_TOLERANCE
+                           or abs(glyph[2] - word[-1][2]) > Y_TOLERANCE):
+                _flush(word, words, LIGATURES)
+                word = [glyph]
+            else:
+                word.append(glyph)
+        _flush(word, words, LIGATURES)
+    return "\n".join(" ".join(text for _, text in line) for line in _clusters(words, lambda w: w[0]))
+
+
+def _flush(word: list[Glyph], words: list[tuple[float, str]], ligatures: dict[str, str]) -> None:
+    if word:
+        words.append((min(g[2] for g in word), "".join(ligatures.get(g[0], g[0]) for g in word)))
+
+
+def _clusters(items: list, top) -> list[list]:
+    """pdfplumber's ``cluster_objects`` by ``top`` with Y_TOLERANCE: the distinct values,
+    sorted, chained while each is within the tolerance of the one before; items keep their
+    order within a cluster."""
+    index: dict[float, int] = {}
+    cluster, last = -1, -math.inf
+    for value in sorted({top(item) for item in items}):
+        if value > last + Y_TOLERANCE:
+            cluster += 1
+        index[value], last = cluster, value
+    grouped: dict[int, list] = {}
+    for item in items:
+        grouped.setdefault(index[top(item)], []).append(item)
+    return [grouped[k] for k in sorted(grouped)]
 
 
 # ---------------------------------------------------------------- furniture
@@ -382,7 +492,7 @@ def _cell_texts(rows, glyphs: list[dict]) -> list[list[str | None]]:
 def _band_key(line: Line) -> tuple[str, int] | None:
     """What a running header or footer keeps from page to page: its text without numbers and
     spaces, at the same height (body text that happens to fall in the band moves from page to page)."""
-    text = regex.sub(r"[\d\s\-—–－_·•|/]+", "", line.text)
+    text = _BAND_VARIABLE.sub("", line.text)
     return (text, round(line.top / 3)) if text else None
 
 
@@ -493,7 +603,7 @@ def _mark_toc(lines: list[Line]) -> None:
     first_entry: str | None = None
     in_toc = False
     for line in lines:
-        key = regex.sub(r"\s+", "", _TOC_LEADER.sub("", line.text))
+        key = _WHITESPACE.sub("", _TOC_LEADER.sub("", line.text))
         if _TOC_TITLE.match(line.text):
             line.toc, in_toc, first_entry = True, True, None
             continue
@@ -510,7 +620,7 @@ def _mark_toc(lines: list[Line]) -> None:
                 first_entry = first_entry or key
                 line.toc = True
                 continue
-        if _TOC_LEADER.search(line.text) and regex.search(r"[.．·…_]{3,}", line.text):
+        if _TOC_LEADER.search(line.text) and _DOT_LEADER.search(line.text):
             line.toc = True
 
 
@@ -692,7 +802,7 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             textpage = page.get_textpage()
             chars = _page_chars(textpage, height)
             textpage.close()
-            content.tables = _find_tables(page, chars, width, height, index + 1)
+            content.tables = _find_tables(page, chars, height, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
             page.close()
