@@ -478,7 +478,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
     """What the levels' combined pattern finds in ``text``, each match with the index of its level:
     on the stdlib scan where the levels compile to one, on the regex module where they do not (the
     regex pattern is compiled only then, or at the first line whose lookbehinds refuse a variant)."""
-    scan = _stdlib_scan(levels)
+    scan = _scan_when_it_pays(levels, len(text))
     if scan is None or scan.long_run is not None and scan.long_run.search(text):
         combined = _combined(levels)
         # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
@@ -557,6 +557,28 @@ class _Scan:
 
 _SCANS: dict[tuple[str, ...], _Scan | None] = {}
 _SCANS_MAX = 64
+# sre compiles in Python, about 13 µs per character of the translated pattern (0.6 s for the
+# contract or medical levels, 0.06 s for statutes), and the scan then saves about a microsecond
+# per character of text. So a process rents before it buys: a set of levels stays on the regex
+# module until it has scanned STDLIB_AFTER characters per character of its levels' patterns,
+# about what building would cost. A one-off call or a few small files never pay for the build;
+# a long batch or a big document does, once.
+STDLIB_AFTER = 25
+_SCANNED: dict[tuple[str, ...], int] = {}
+
+
+def _scan_when_it_pays(levels: list[Level], size: int) -> _Scan | None:
+    """The stdlib scan of ``levels`` once built or once scanning ``size`` more characters makes
+    building it pay; None until then (and where the levels have none)."""
+    key = tuple(lv.pattern for lv in levels)
+    if key not in _SCANS:
+        scanned = _SCANNED.get(key, 0) + size
+        if scanned < STDLIB_AFTER * sum(map(len, key)):
+            if len(_SCANNED) >= _SCANS_MAX:
+                _SCANNED.clear()
+            _SCANNED[key] = scanned
+            return None
+    return _stdlib_scan(levels)
 
 
 def _stdlib_scan(levels: list[Level]) -> _Scan | None:
@@ -914,11 +936,11 @@ def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:
 
 
 def warm_patterns(registry: Iterable[RuleFile]) -> None:
-    """Compile every level's line and combined patterns now (a fork server does it once for all workers)."""
+    """Compile every level's line and combined patterns now (a fork server does it once for all
+    workers). The stdlib scans are left to be built where they pay (:func:`_scan_when_it_pays`)."""
     for rules in registry:
         levels = _document_levels(rules)
         if levels:
-            _stdlib_scan(levels)
             _combined(levels)
             _glued_combined(levels)
             _sentence_combined(levels)

@@ -108,3 +108,19 @@ def test_a_long_run_of_shared_characters_keeps_the_text_on_the_regex_module():
     assert all(isinstance(m, _Renamed) for m, _ in _line_matches(short, levels))
     assert not any(isinstance(m, _Renamed) for m, _ in _line_matches(padded, levels))
     assert _scan_agrees(rules, padded) == _scan_agrees(rules, padded.replace(" " * SHARED_RUN, ""))
+
+
+def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(monkeypatch):
+    from domainchunk import outline
+
+    monkeypatch.setattr(outline, "_SCANS", {})
+    monkeypatch.setattr(outline, "_SCANNED", {})
+    levels = _document_levels(load_rules()["statute"])
+    text = "第一章 总则\n第一条 示范。\n"
+    budget = outline.STDLIB_AFTER * sum(len(lv.pattern) for lv in levels)
+    runs = -(-budget // len(text))  # the first call that brings the count to the budget builds it
+    for _ in range(runs - 1):  # renting: the regex module scans, nothing is built
+        assert not any(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))
+    assert not outline._SCANS
+    assert all(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))  # built: it pays now
+    assert list(outline._SCANS) == [tuple(lv.pattern for lv in levels)]
