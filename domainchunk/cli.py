@@ -85,9 +85,9 @@ def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
     it has loaded (rules, readers), where a fork server would boot a fresh interpreter first.
     A process running threads must not fork: its workers come from a fork server that has
     imported domainchunk and compiled the rules once. ``warm=False`` (a single worker) skips
-    compiling every rule file up front: that worker compiles only the types its documents need.
-    With ``warm``, the readers of the files' ``suffixes`` are imported before the fork too, so
-    that no worker imports its own copy (pypdfium2, lxml).
+    loading every rule file up front. With ``warm``, the rule files, the detector's signals and
+    the readers of the files' ``suffixes`` are loaded before the fork, so that no worker makes its
+    own copy (pypdfium2, lxml); each worker compiles the outline patterns of the types it meets.
     """
     import gc
     import importlib
@@ -97,14 +97,15 @@ def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
     if "fork" in methods and threading.active_count() == 1:
         if not warm:
             return mp.get_context("fork")
-        from .outline import warm_patterns
         from .rulefile import load_rules
 
-        # Compiled once here, before forking, so every worker shares them. jieba is not loaded
-        # here: its dictionary costs more CPU (~1.5 s) than most batches spend on the fallback
+        # The rule files, the detector's signals and the hooks are made once here, before forking,
+        # so every worker shares them. The outline's patterns are not: compiling every type's
+        # (the regex module parses in Python, ~2 s) would run on one core while the others wait,
+        # where each worker compiles only the types its own files need, all at once. Nor is
+        # jieba: its dictionary costs more CPU (~1.5 s) than most batches spend on the fallback
         # that needs it, so a worker loads it on first use.
         registry = load_rules().values()
-        warm_patterns(registry)
         for rules in registry:  # what the detector and each type's hooks use: compiled and imported once
             for signal in rules.detect.signals:
                 signal.regex  # noqa: B018 - compiled here, the cached property is what workers read
