@@ -481,6 +481,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
     scan = _scan_when_it_pays(levels, len(text))
     if scan is None or scan.long_run is not None and scan.long_run.search(text):
         combined = _combined(levels)
+        assert combined is not None  # _candidates returns before this when there are no levels
         # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
         # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
         groups = _group_numbers(combined, len(levels))
@@ -493,7 +494,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         m = search(text, pos)
         if m is None:
             return
-        i = level_at.get(m.lastindex)
+        i = level_at.get(m.lastindex or 0)  # group 0 is no level's
         if i is None:  # a level's last group need not close last on every path: probe them in order
             i = next(i for g, i in level_at.items() if m.start(g) >= 0)
         for group, names, checks in alts[i]:
@@ -503,6 +504,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         # they refuse it, the regex pattern decides the line (a later variant or level may take it).
         if checks is not None and checks.match(text, m.start(group), timeout=PATTERN_TIMEOUT) is None:
             combined = _combined(levels)
+            assert combined is not None
             exact = combined.match(text, m.start(), timeout=PATTERN_TIMEOUT)
             if exact is None:
                 pos = m.start() + 1

@@ -22,15 +22,19 @@ import re
 import warnings
 from array import array
 from functools import lru_cache
+from typing import Any
 
 import regex
 
-try:  # Python 3.11+
-    from re import _constants as _C
-    from re import _parser as _sre
+# sre's parser and constants: private modules of re since Python 3.11, public before it.
+_C: Any
+_sre: Any
+try:
+    from re import _constants as _C  # type: ignore[attr-defined,no-redef]
+    from re import _parser as _sre  # type: ignore[attr-defined,no-redef]
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _C  # type: ignore[no-redef]
-    import sre_parse as _sre  # type: ignore[no-redef]
+    import sre_constants as _C
+    import sre_parse as _sre
 
 _MAX = 0x10FFFF
 _UNBOUNDED = _C.MAXREPEAT
