@@ -161,6 +161,13 @@ def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool],
     return width
 
 
+def opens_paragraph(line: str) -> bool:
+    """Whether ``line`` opens with a numbered label (第…, 一、, （一）, 1., ①), a bracketed or
+    Markdown heading, or a field label (诊断依据：): the start of a paragraph, a list item or a
+    field of its own, which no line above runs on into (the PDF reader asks it too)."""
+    return bool(_OPENER.match(line) or _FIELD.match(line.lstrip()))
+
+
 def _ended_form_line(lines: list[str], i: int) -> bool:
     """Whether line ``i`` is fields side by side (姓名：某甲 性别：男 …) with no sentence mark in it,
     and the next line does not go on with its last value."""
@@ -168,8 +175,7 @@ def _ended_form_line(lines: list[str], i: int) -> bool:
     if len(_FORM_FIELDS.findall(line)) < 2 or _SENTENCE_MARK.search(line):
         return False
     after = lines[i + 1] if i + 1 < len(lines) else ""
-    goes_on = (bool(after.strip()) and not _OPENER.match(after) and not _FIELD.match(after.lstrip())
-               and bool(_FORM_FIELDS.search(after)))
+    goes_on = bool(after.strip()) and not opens_paragraph(after) and bool(_FORM_FIELDS.search(after))
     return not goes_on
 
 

@@ -38,6 +38,7 @@ import regex
 
 from ..errors import ReadError
 from ..models import BlockKind, Document
+from ..view import opens_paragraph
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
@@ -65,10 +66,6 @@ _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
 # ending in one at the margin wraps on, unless the next line opens an item or a field of its
 # own, as a list's items ((一)…；/(二)…；) and a record's fields (既往史：…；/个人史：…) do.
 _CLAUSE_END = regex.compile(r"[；;][）)」』”’\"']*\s*$")
-_OPENS_ITEM = regex.compile(
-    r"^\s*(?:[（(][一二三四五六七八九十百\d]{1,4}[）)]|[一二三四五六七八九十百\d]{1,4}[、.．]|"
-    r"第[一二三四五六七八九十百千零〇两\d]+[编章节条款项]|[^\s，。；：,;:]{1,12}[：:]|[·•\-—*])"
-)
 _TOC_LEADER = regex.compile(r"(?:[.．·…_—-]{3,}|\s{2,})\s*\d+\s*$")
 _TOC_TITLE = regex.compile(r"^目\s*录$|^contents$", regex.IGNORECASE)
 _ARTICLE = regex.compile(r"^第[一二三四五六七八九十百千零〇两\d]+条")
@@ -714,7 +711,7 @@ def _continues(line: Line, following: Line, edge: float) -> bool:
         return False
     if _WHOLE_NOTE.match(line.text):
         return False
-    if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or _OPENS_ITEM.match(following.text)):
+    if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
         return False
     # It reaches the margin; one running far past it was never wrapped there (a long title set
     # on one line, past the page's edge).
