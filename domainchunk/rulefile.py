@@ -610,15 +610,73 @@ def _words(vocab: dict[str, list[str]]) -> set[str]:
     return {w for canonical, aliases in vocab.items() for w in (canonical, *(aliases or []))}
 
 
+_SPACING = "[ \t\u3000]"  # what may stand between a term's characters ({SP})
+
+
 def _alternation(vocab: dict[str, list[str]]) -> str:
     """A non-capturing group of every term and alias, longest first so 诊断依据 wins over 诊断.
 
     Spaces may stand between a term's characters: forms print headings letter-spaced
     (主  诉, 体 格 检 查) to line them up.
+
+    It is written as a trie, common prefixes factored (``诊(?:[ \t\u3000]*断(?:…)?)``), which
+    matches exactly as the flat longest-first list would: the words that match at one place are
+    prefixes of one another, and the trie tries them deepest first. A few hundred characters
+    instead of thousands, each alternative decided by one character, where the flat list tried
+    word after word at every line. Where a word holds a spacing character, or two words part at
+    characters that a case-blind pattern takes alike (``No.`` and ``NO``), the next character
+    decides nothing, and the list stays flat.
     """
     words = _words(vocab)
-    spaced = ("[ \t\u3000]*".join(regex.escape(ch) for ch in w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    if not words:
+        return "(?:)"
+    trie = _trie(words)
+    if trie is None:
+        return flat_alternation(words)
+    kids, end = trie
+    body = "|".join(regex.escape(ch) + _after(node) for ch, node in sorted(kids.items()))
+    return f"(?:{body})" + ("?" if end else "")
+
+
+def flat_alternation(words: set[str]) -> str:
+    """The words one after another, longest first: what the trie must match exactly as."""
+    spaced = (f"{_SPACING}*".join(regex.escape(ch) for ch in w) for w in sorted(words, key=lambda w: (-len(w), w)))
     return "(?:" + "|".join(spaced) + ")"
+
+
+_Node = tuple[dict[str, Any], bool]  # children by character, and whether a word ends here
+
+
+def _trie(words: set[str]) -> _Node | None:
+    """The words as a trie, or None where the next character would not decide between children."""
+    root: _Node = ({}, "" in words)
+    for w in words:
+        kids = root[0]
+        for k, ch in enumerate(w):
+            if ch in " \t\u3000" or len(ch.casefold()) != 1:
+                return None
+            if ch not in kids:
+                if any(other.casefold() == ch.casefold() for other in kids):
+                    return None
+                kids[ch] = ({}, False)
+            if k == len(w) - 1:
+                kids[ch] = (kids[ch][0], True)
+            kids = kids[ch][0]
+    return root
+
+
+def _after(node: _Node) -> str:
+    """What follows a trie node's character: its children, each after optional spacing (they all
+    start with it, so it is written once ahead of them); optional when a word ends at the node."""
+    kids, end = node
+    if not kids:
+        return ""
+    if len(kids) == 1:
+        ((ch, child),) = kids.items()
+        body = regex.escape(ch) + _after(child)
+    else:
+        body = "(?:" + "|".join(regex.escape(ch) + _after(child) for ch, child in sorted(kids.items())) + ")"
+    return f"(?:{_SPACING}*{body})?" if end else f"{_SPACING}*{body}"
 
 
 # A count that keeps what it follows: {2}, {1,3}, {2,}; any other quantifier (?, *, {0,3}, a
