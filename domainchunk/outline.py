@@ -23,6 +23,7 @@ Steps:
 from __future__ import annotations
 
 import re
+import time
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,7 +36,7 @@ from .models import Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
-from .stdre import compile_safe, nonempty, translate
+from .stdre import compile_safe, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -478,16 +479,26 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
     """What the levels' combined pattern finds in ``text``, each match with the index of its level:
     on the stdlib scan where the levels compile to one, on the regex module where they do not (the
     regex pattern is compiled only then, or at the first line whose lookbehinds refuse a variant)."""
-    scan = _scan_when_it_pays(levels, len(text))
+    key = tuple(lv.pattern for lv in levels)
+    scan = _scan_when_it_pays(key, levels, len(text))
     if scan is None or scan.long_run is not None and scan.long_run.search(text):
         combined = _combined(levels)
         assert combined is not None  # _candidates returns before this when there are no levels
         # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
         # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
         groups = _group_numbers(combined, len(levels))
-        for m in combined.finditer(text, timeout=PATTERN_TIMEOUT):
-            yield m, _which(m, groups)
-        return
+        found = combined.finditer(text, timeout=PATTERN_TIMEOUT)
+        spent = 0.0  # the regex module's own time, not what the caller does between matches
+        try:
+            while True:
+                began = _clock()
+                m = next(found, None)
+                spent += _clock() - began
+                if m is None:
+                    return
+                yield m, _which(m, groups)
+        finally:
+            _paid(key, spent, len(text))
     search, level_at, alts = scan.rx.search, scan.level_at, scan.alts
     pos, size = 0, len(text)
     while pos <= size:
@@ -545,6 +556,10 @@ class _Renamed:
 # One alternative of a level in the scan: the group that took part when it matched, its group
 # names -> their numbers in the scan, and the lookbehinds left out of it (None: none).
 _Alternative = tuple[int, dict[str, int], "regex.Pattern | None"]
+# The check of an alternative whose pattern holds lookbehinds of variable width: the scan left
+# them out, and no check at the alternative's start can stand for them, so the regex pattern
+# decides every line the alternative matches (a never-matching check sends it there).
+_DECIDED_ON_REGEX = regex.compile("(?!)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,28 +574,39 @@ class _Scan:
 
 _SCANS: dict[tuple[str, ...], _Scan | None] = {}
 _SCANS_MAX = 64
-# sre compiles in Python, about 13 µs per character of the translated pattern (0.6 s for the
-# contract or medical levels, 0.06 s for statutes), and the scan then saves about a microsecond
-# per character of text. So a process rents before it buys: a set of levels stays on the regex
-# module until it has scanned STDLIB_AFTER characters per character of its levels' patterns,
-# about what building would cost. A one-off call or a few small files never pay for the build;
-# a long batch or a big document does, once.
-STDLIB_AFTER = 25
-_SCANNED: dict[tuple[str, ...], int] = {}
+# sre compiles in Python, about 8–16 µs per character of the levels' patterns (0.15 s for the
+# contract or medical levels, 0.02 s for statutes); the scan then takes half to a quarter of the
+# regex module's time. So a process rents before it buys: a set of levels stays on the regex
+# module until what its scans there took, with what this text is expected to take, reaches what
+# building is expected to cost (never more than twice the better choice). The rate of a set of
+# levels is its own, measured; before it has one, the cheapest measured (statutes', ~130 ns a
+# character) stands in, so a big document builds at once and a one-off small one never does.
+STDLIB_SECONDS_PER_CHAR = 10e-6  # building, per character of the levels' patterns
+REGEX_SECONDS_PER_CHAR = 100e-9  # scanning on the regex module, per character of text
+_RENT: dict[tuple[str, ...], tuple[float, int]] = {}  # seconds the regex scans took, characters they scanned
+_clock = time.perf_counter
 
 
-def _scan_when_it_pays(levels: list[Level], size: int) -> _Scan | None:
-    """The stdlib scan of ``levels`` once built or once scanning ``size`` more characters makes
-    building it pay; None until then (and where the levels have none)."""
-    key = tuple(lv.pattern for lv in levels)
+def _scan_when_it_pays(key: tuple[str, ...], levels: list[Level], size: int) -> _Scan | None:
+    """The stdlib scan of ``levels`` (their patterns ``key``) once built or once scanning ``size``
+    more characters on the regex module would cost what building does; None until then (and
+    where the levels have none)."""
     if key not in _SCANS:
-        scanned = _SCANNED.get(key, 0) + size
-        if scanned < STDLIB_AFTER * sum(map(len, key)):
-            if len(_SCANNED) >= _SCANS_MAX:
-                _SCANNED.clear()
-            _SCANNED[key] = scanned
+        spent, chars = _RENT.get(key, (0.0, 0))
+        rate = spent / chars if chars else REGEX_SECONDS_PER_CHAR
+        if spent + size * rate < STDLIB_SECONDS_PER_CHAR * sum(map(len, key)):
             return None
     return _stdlib_scan(levels)
+
+
+def _paid(key: tuple[str, ...], seconds: float, chars: int) -> None:
+    """Count a scan on the regex module towards building the stdlib one."""
+    if key in _SCANS:
+        return
+    if len(_RENT) >= _SCANS_MAX:
+        _RENT.clear()
+    spent, scanned = _RENT.get(key, (0.0, 0))
+    _RENT[key] = (spent + seconds, scanned + chars)
 
 
 def _stdlib_scan(levels: list[Level]) -> _Scan | None:
@@ -609,20 +635,24 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
             old: list[str] = []
             # Variable-width lookbehinds stay out of the scan; the engine checks them where the variant matched.
             body = translate(expand(pattern[len(checks):]), old, f"_c{i}_{k}_g")
-            if body is None or not nonempty(body) or len(set(old)) < len(old):
-                return None  # not the same on re, or it may match nothing, or a name twice in one variant
+            if body is None or len(set(old)) < len(old):
+                return None  # not the same on re, or a name twice in one variant
             group = f"_c{i}_v{k}" if lv.variants else f"_c{i}"
             names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
             layout[i].append((group, names, compile_pattern(checks, regex.MULTILINE) if checks else None))
             bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
-    compiled = compile_safe(f"^{prefix}(?:{'|'.join(parts)})", re.MULTILINE)
+    # every alternative must consume something: a scan then never has to step past an empty match
+    relaxed: list[str] = []
+    compiled = compile_safe(f"^{prefix}(?:{'|'.join(parts)})", re.MULTILINE,
+                            nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed)
     if compiled is None:
         return None
     rx, long_run = compiled
     index = rx.groupindex
     alts = tuple(
-        tuple((index[group], {old: index[new] for new, old in names.items()} | {f"_c{i}": index[f"_c{i}"]}, checks)
+        tuple((index[group], {old: index[new] for new, old in names.items()} | {f"_c{i}": index[f"_c{i}"]},
+               _DECIDED_ON_REGEX if group in relaxed else checks)
               for group, names, checks in layout[i])
         for i in range(len(levels))
     )

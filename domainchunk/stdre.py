@@ -9,7 +9,9 @@ interrupted, so a pattern goes to it only when two things hold:
   (``\\p{Han}``, and ``\\d`` and ``\\s`` as the ``regex`` module's own Unicode tables, which
   are newer than ``re``'s) and gives every named group a name of its own (``regex`` lets
   alternatives share one); anything else ``regex``-only (``\\w``, ``\\b``, other properties,
-  back-references, inline flags, variable-width lookbehinds) keeps the pattern on ``regex``;
+  back-references, inline flags) keeps the pattern on ``regex``; a variable-width lookbehind
+  may be left out where that only widens what matches, and the caller decides the matches of
+  the groups that held one on ``regex`` (:func:`compile_safe`);
 * it cannot backtrack catastrophically: :func:`safe` walks the parsed pattern and refuses a
   repeat whose body can match nothing, a repeat whose body can end in a run of characters that
   can also start the body (``(a+)+``), a repeat holding alternatives that can start alike
@@ -19,20 +21,25 @@ interrupted, so a pattern goes to it only when two things hold:
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from array import array
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 import regex
 
 # sre's parser and constants: private modules of re since Python 3.11, public before it.
 _C: Any
 _sre: Any
+_compiler: Any
 try:
+    from re import _compiler  # type: ignore[attr-defined,no-redef]
     from re import _constants as _C  # type: ignore[attr-defined,no-redef]
     from re import _parser as _sre  # type: ignore[attr-defined,no-redef]
 except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _compiler
     import sre_constants as _C
     import sre_parse as _sre
 
@@ -149,25 +156,138 @@ def translate(pattern: str, names: list[str], rename: str = "_g") -> str | None:
 SHARED_RUN = 64
 
 
-def compile_safe(source: str, flags: int = 0) -> tuple[re.Pattern, re.Pattern | None] | None:
-    """``source`` compiled by stdlib ``re`` when it compiles there without warnings and :func:`safe`
-    passes it, with the pattern of a run (``SHARED_RUN`` long) of the characters two of its runs
-    share, which a text must not hold for the pattern to run on it; None if it does not pass."""
+def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
+                 relaxed: list[str] | None = None) -> tuple[re.Pattern, re.Pattern | None] | None:
+    """``source`` compiled by stdlib ``re`` when it compiles there without warnings, :func:`safe`
+    passes it and none of the groups named in ``nonempty`` can match the empty string, with the
+    pattern of a run (``SHARED_RUN`` long) of the characters two of its runs share, which a text
+    must not hold for the pattern to run on it; None if it does not pass.
+
+    Given a ``relaxed`` list, variable-width lookbehinds (which ``re`` cannot run) are left out
+    where leaving them out only lets the pattern match more, and the names of the groups that
+    held one are appended: where such a group takes part in a match, the caller must decide
+    with the pattern as written.
+
+    It is parsed once, for the check and the compiler both (sre parses in Python, at about
+    5 µs a character of a long pattern)."""
     shared: list[Ranges] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             parsed = _sre.parse(source, flags)
+            if relaxed is not None:
+                names = {num: name for name, num in parsed.state.groupdict.items()}
+                relaxed += sorted({names[g] for g in _relax(parsed, (), True) if g in names})
             safe(parsed, shared)
-            rx = re.compile(source, flags)
+            if any(_first(body)[1] for body in _group_bodies(parsed, set(nonempty))):
+                return None
+            with _memoised_charsets():
+                # compiled from the parse: the pattern it gives keeps no source (``rx.pattern`` is None)
+                rx = _compiler.compile(parsed, flags)
     except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError, OverflowError):
         return None
     finally:
         _FIRSTS.clear()
+        _CLASSES_SEEN.clear()
     if not shared:
         return rx, None
     body = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in _union(shared))
     return rx, re.compile(f"[{body}]{{{SHARED_RUN},}}")
+
+
+def _group_bodies(parsed, names: set[str]) -> Iterator:
+    """The parsed bodies of the groups called ``names``."""
+    wanted = {parsed.state.groupdict[n] for n in names if n in parsed.state.groupdict}
+    stack = [parsed]
+    while stack and wanted:
+        for op, av in stack.pop():
+            if op is _C.SUBPATTERN:
+                if av[0] in wanted:
+                    yield av[-1]
+                stack.append(av[-1])
+            elif op is _C.BRANCH:
+                stack.extend(av[1])
+            elif op in _REPEATS:
+                stack.append(av[2])
+            elif op in (_C.ASSERT, _C.ASSERT_NOT):
+                stack.append(av[1])
+            elif op is getattr(_C, "ATOMIC_GROUP", None):
+                stack.append(av)
+
+
+def _relax(seq, groups: tuple[int, ...], positive: bool) -> set[int]:
+    """Take the variable-width lookbehinds out of ``seq`` (in place); the groups that held one.
+    Only where the match must hold (``positive``: not inside a negative lookaround, where leaving
+    a condition out would let less match) and only lookbehinds without groups of their own."""
+    held: set[int] = set()
+    kept = []
+    for op, av in seq.data:
+        if op in (_C.ASSERT, _C.ASSERT_NOT) and av[0] < 0:
+            lo, hi = av[1].getwidth()
+            if lo != hi:
+                if not positive or _captures(av[1]):
+                    raise Unsafe("a variable-width lookbehind that leaving out would not only widen")
+                held.update(groups)
+                continue
+        kept.append((op, av))
+        if op is _C.SUBPATTERN:
+            held |= _relax(av[-1], groups + ((av[0],) if av[0] else ()), positive)
+        elif op is _C.BRANCH:
+            for branch in av[1]:
+                held |= _relax(branch, groups, positive)
+        elif op in _REPEATS:
+            held |= _relax(av[2], groups, positive)
+        elif op in (_C.ASSERT, _C.ASSERT_NOT):
+            held |= _relax(av[1], groups, positive and op is _C.ASSERT)
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            held |= _relax(av, groups, positive)
+    seq.data[:] = kept
+    seq.width = None  # sre keeps a width it has worked out; this one may have changed
+    return held
+
+
+def _captures(seq) -> bool:
+    """``seq`` holds a capturing group."""
+    for op, av in seq.data:
+        if op is _C.SUBPATTERN and (av[0] is not None or _captures(av[-1])):
+            return True
+        if op is _C.BRANCH and any(_captures(branch) for branch in av[1]):
+            return True
+        if op in _REPEATS and _captures(av[2]) or op in (_C.ASSERT, _C.ASSERT_NOT) and _captures(av[1]):
+            return True
+        if op is getattr(_C, "ATOMIC_GROUP", None) and _captures(av):
+            return True
+    return False
+
+
+_PATCHING = threading.Lock()
+
+
+@contextmanager
+def _memoised_charsets() -> Iterator[None]:
+    """sre writes each character class out anew, a class holding a character past U+00FF as a
+    64K bitmap: the spacing class ``[ \t\u3000]`` stands between a vocabulary's characters a
+    thousand times in a type's levels, which was most of a build. Same class, same answer, so
+    while one pattern compiles its classes are written once each (case-blind ones, which depend
+    on more than the class, as before). The lock keeps two builds from nesting the swap."""
+    with _PATCHING:
+        original = _compiler._optimize_charset
+        memo: dict[tuple, tuple[list, bool]] = {}
+
+        def optimize(charset, iscased=None, fixup=None, fixes=None):
+            if fixup is not None:
+                return original(charset, iscased, fixup, fixes)
+            key = tuple(charset)
+            if key not in memo:
+                memo[key] = original(charset, iscased, fixup, fixes)
+            out, cased = memo[key]
+            return list(out), cased  # a fresh list, as the original gives
+
+        _compiler._optimize_charset = optimize
+        try:
+            yield
+        finally:
+            _compiler._optimize_charset = original
 
 
 # --- the static check -------------------------------------------------------------------------
@@ -217,6 +337,15 @@ def _charset(op, av) -> Ranges:
         return _complement(((av, av),))
     if op is _C.ANY:
         return _complement(((10, 10),))
+    # A class is a new list at each place it is written: kept by what it holds, as the spacing
+    # class stands a thousand times in a type's levels.
+    key = tuple(av)
+    if key not in _CLASSES_SEEN:
+        _CLASSES_SEEN[key] = _class_ranges(av)
+    return _CLASSES_SEEN[key]
+
+
+def _class_ranges(av) -> Ranges:
     negate = False
     rs = []
     for sub, val in av:
@@ -250,6 +379,10 @@ def _first(seq) -> tuple[Ranges, bool]:
 # _first_item's answers during one check, by item (the parsed pattern is alive, so ids are stable):
 # the check asks about the same items many times, and a large class takes long to normalise.
 _FIRSTS: dict[tuple[int, int], tuple[Ranges, bool]] = {}
+
+
+# _charset's answers during one check, by the class's items.
+_CLASSES_SEEN: dict[tuple, Ranges] = {}
 
 
 def _first_item(op, av) -> tuple[Ranges, bool]:
@@ -403,16 +536,3 @@ def _overlapping_runs(items, shared: list[Ranges]) -> None:
 
 def _intersection(x: Ranges, y: Ranges) -> Ranges:
     return _complement(_normal(list(_complement(x) + _complement(y))))
-
-
-def nonempty(source: str) -> bool:
-    """``source`` cannot match the empty string (a scan then never has to step past an empty match)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            parsed = _sre.parse(source)
-            return not _first(parsed)[1]
-    except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError):
-        return False
-    finally:
-        _FIRSTS.clear()

@@ -7,9 +7,17 @@ from pathlib import Path
 
 import pytest
 import regex
-from domainchunk.outline import _combined, _document_levels, _group_numbers, _line_matches, _Renamed, _stdlib_scan
+from domainchunk.outline import (
+    _DECIDED_ON_REGEX,
+    _combined,
+    _document_levels,
+    _group_numbers,
+    _line_matches,
+    _Renamed,
+    _stdlib_scan,
+)
 from domainchunk.rulefile import load_rules
-from domainchunk.stdre import SHARED_RUN, Unsafe, _code_points, _sre, compile_safe, safe, translate
+from domainchunk.stdre import SHARED_RUN, Unsafe, _code_points, _compiler, _sre, compile_safe, safe, translate
 
 CORPORA = Path(__file__).resolve().parents[1] / "corpora"
 TEXTS = sorted(p for p in CORPORA.iterdir() if p.suffix in (".txt", ".md"))
@@ -50,6 +58,44 @@ def test_a_number_with_spaced_digits_repeats_safely():
     shared: list = []
     safe(_sre.parse("第[ \t]*[一二三]+(?:[ \t]+[一二三]+)*[ \t]*条"), shared)
     assert shared == []
+
+
+def test_a_variable_width_lookbehind_is_left_out_only_when_asked_and_named():
+    source = r"(?P<a>x(?<![ab]|cd)y)|(?P<b>z)"
+    assert compile_safe(source) is None  # re cannot run it
+    relaxed: list[str] = []
+    rx, _ = compile_safe(source, relaxed=relaxed)
+    assert relaxed == ["a"]
+    assert rx.match("xy").group("a") == "xy" and rx.match("z").group("b") == "z"
+
+
+@pytest.mark.parametrize("source", [
+    r"(?!x(?<=a|bc))y",  # leaving it out of a negative lookahead would let less match
+    r"x(?<=(a)|bc)y",  # a group inside: where it would take part is lost
+])
+def test_a_lookbehind_that_leaving_out_would_not_only_widen_is_refused(source):
+    assert compile_safe(source, relaxed=[]) is None
+
+
+def test_the_compiler_is_as_found_after_a_build():
+    original = _compiler._optimize_charset
+    assert compile_safe("[ \t\u3000]*a[ \t\u3000]*b") is not None
+    assert compile_safe("(a+)+") is None
+    assert _compiler._optimize_charset is original
+
+
+def test_judgment_lines_its_lookbehinds_refuse_are_decided_on_the_regex_module():
+    # judgment patterns hold variable-width lookbehinds: the scan leaves them out, and the lines
+    # their alternatives match are decided by the regex pattern as written.
+    rules = load_rules()["judgment"]
+    scan = _stdlib_scan(_document_levels(rules))
+    assert scan is not None
+    assert any(checks is _DECIDED_ON_REGEX for alternatives in scan.alts for _, _, checks in alternatives)
+    text = "\n".join(["原告张某诉称，被告欠款。", "被告李某辩称，已经还款。", "被告申请称，要求延期。",
+                      "辩护人提出，量刑过重。", "经审查，本院认为，原告的请求成立。", "本院认为，事实清楚。",
+                      "证据显示本院认为可以采信。", "判决如下：", "驳回原告的诉讼请求。"]) + "\n"
+    assert _scan_agrees(rules, text) >= 4
+    assert any(not isinstance(m, _Renamed) for m, _ in _line_matches(text, _document_levels(rules)))
 
 
 def test_two_runs_of_spaces_with_an_optional_colon_between_share_the_spaces():
@@ -113,14 +159,32 @@ def test_a_long_run_of_shared_characters_keeps_the_text_on_the_regex_module():
 def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(monkeypatch):
     from domainchunk import outline
 
+    ticks = iter(range(10**6))  # a clock on which each look is a second later: each match costs one
+    monkeypatch.setattr(outline, "_clock", lambda: next(ticks))
     monkeypatch.setattr(outline, "_SCANS", {})
-    monkeypatch.setattr(outline, "_SCANNED", {})
+    monkeypatch.setattr(outline, "_RENT", {})
     levels = _document_levels(load_rules()["statute"])
-    text = "第一章 总则\n第一条 示范。\n"
-    budget = outline.STDLIB_AFTER * sum(len(lv.pattern) for lv in levels)
-    runs = -(-budget // len(text))  # the first call that brings the count to the budget builds it
-    for _ in range(runs - 1):  # renting: the regex module scans, nothing is built
+    text = "第一章 总则\n第一条 示范。\n"  # two matches: three looks for the next match, three seconds
+    monkeypatch.setattr(outline, "STDLIB_SECONDS_PER_CHAR", 10 / sum(len(lv.pattern) for lv in levels))
+    # a first text is expected to cost what the rate for a set of levels without one says: nothing here
+    monkeypatch.setattr(outline, "REGEX_SECONDS_PER_CHAR", 0.0)
+    for _ in range(3):  # 3, 6, 9 seconds: renting, the regex module scans and nothing is built
         assert not any(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))
     assert not outline._SCANS
-    assert all(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))  # built: it pays now
+    # 9 seconds spent, and this text is expected to take 3 more: building (10) pays now
+    assert all(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))
     assert list(outline._SCANS) == [tuple(lv.pattern for lv in levels)]
+
+
+def test_a_big_first_text_builds_the_stdlib_scan_at_once(monkeypatch):
+    from domainchunk import outline
+
+    monkeypatch.setattr(outline, "_SCANS", {})
+    monkeypatch.setattr(outline, "_RENT", {})
+    levels = _document_levels(load_rules()["statute"])
+    small = "第一条 示范。\n"
+    budget_chars = outline.STDLIB_SECONDS_PER_CHAR * sum(len(lv.pattern) for lv in levels) / outline.REGEX_SECONDS_PER_CHAR
+    assert not any(isinstance(m, _Renamed) for m, _ in _line_matches(small, levels))
+    outline._RENT.clear()  # what the small text measured would stand in for the default rate
+    big = small * int(budget_chars / len(small) + 1)
+    assert all(isinstance(m, _Renamed) for m, _ in _line_matches(big, levels))
