@@ -465,9 +465,20 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
     if sentence is not None:
         # The pattern is zero-width right after a sentence end, so it is tried only there (what
         # ``finditer`` finds, without trying the lookbehind and the levels at every character).
+        # Where the levels' line scan runs on stdlib ``re``, so does this (bought with it).
+        fast = _sentence_scan(levels) if _SCANS.get(tuple(lv.pattern for lv in levels)) is not None else None
+        if fast is not None and fast.long_run is not None and fast.long_run.search(text):
+            fast = None
         for end in _SENTENCE_ENDS.finditer(text):
             pos = end.end()
-            if sentence.match(text, pos, timeout=PATTERN_TIMEOUT):
+            if fast is None:
+                opens = sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None
+            else:
+                m = fast.rx.match(text, pos)
+                opens = m is not None and (
+                    next(g for g in fast.groups if m.start(g) >= 0) not in fast.on_regex
+                    or sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None)
+            if opens:
                 found.setdefault(pos, (pos, False, 0, None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
@@ -659,13 +670,65 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
     return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, long_run)
 
 
+@dataclass(frozen=True, slots=True)
+class _SentenceScan:
+    """The sentence-anchored levels' pattern on stdlib ``re``, matched right after a sentence end.
+    A match says some level opens there, unless it went through an alternative whose lookbehinds
+    the scan left out (``on_regex``): there the regex pattern decides, as in the line scan."""
+
+    rx: re.Pattern
+    groups: tuple[int, ...]  # each alternative's group, in order
+    on_regex: frozenset[int]
+    long_run: re.Pattern | None
+
+
+_SENTENCE_SCANS: dict[tuple[str, ...], _SentenceScan | None] = {}
+
+
+def _sentence_scan(levels: list[Level]) -> _SentenceScan | None:
+    key = tuple(lv.pattern for lv in levels if lv.anchor == "sentence")
+    if key not in _SENTENCE_SCANS:
+        if len(_SENTENCE_SCANS) >= _SCANS_MAX:
+            _SENTENCE_SCANS.clear()
+        _SENTENCE_SCANS[key] = _build_sentence_scan(levels)
+    return _SENTENCE_SCANS[key]
+
+
+def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
+    parts: list[str] = []
+    names: list[str] = []  # each alternative's group, in order
+    checked: set[str] = set()
+    for i, lv in enumerate(levels):
+        if lv.anchor != "sentence":
+            continue
+        for k, (pattern, checks) in enumerate([(v.expanded, v.lookbehinds) for v in lv.variants] or [(lv.pattern, "")]):
+            body = translate(expand(pattern[len(checks):]), [], f"_s{i}_{k}_g")
+            if body is None:
+                return None
+            parts.append(f"(?P<_s{i}_{k}>{body})")
+            names.append(f"_s{i}_{k}")
+            if checks:
+                checked.add(f"_s{i}_{k}")
+    if not parts:
+        return None
+    relaxed: list[str] = []
+    # as _sentence_of, without the lookbehind the caller's position already stands behind, and
+    # without MULTILINE, as there
+    compiled = compile_safe(f"[ \t\u3000]*(?:{'|'.join(parts)})", relaxed=relaxed)
+    if compiled is None:
+        return None
+    rx, long_run = compiled
+    return _SentenceScan(rx, tuple(rx.groupindex[n] for n in names),
+                         frozenset(rx.groupindex[n] for n in names if n in checked or n in relaxed), long_run)
+
+
 def _which(m: regex.Match, groups: tuple[int, ...]) -> int:
     """The index of the first of ``groups`` that took part in the match."""
     return next(i for i, g in enumerate(m.group(*groups)) if g is not None)
 
 
 def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
-    """The level's ordering constraints (after, before, follows, under) hold for a line at ``start``."""
+    """The level's ordering constraints (after, before, follows) hold for a line at ``start``."""
     if level.after and not seen.intersection(level.after):
         return False
     if level.before and seen.intersection(level.before):
@@ -674,9 +737,12 @@ def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, st
         prev = accepted[-1] if accepted else None
         if prev is None or prev.level.id not in level.follows or text[prev.end : start].strip():
             return False
-    if level.under is not None and not level.under.holds(text, start):
-        return level.under.run and _continues_run(level, level.under, text, start)
     return True
+
+
+def _is_under(level: Level, under: Under, text: str, start: int) -> bool:
+    """The line at ``start`` stands where the level's ``under`` lets it: what the lines above hold."""
+    return under.holds(text, start) or under.run and _continues_run(level, under, text, start)
 
 
 def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
@@ -723,11 +789,14 @@ def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups,
 
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
-            regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None]) -> dict[str, list[Heading]]:
+            regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None],
+            under: dict[tuple[int, int], bool]) -> dict[str, list[Heading]]:
     """Give each candidate line to the first level that matches it and may open there.
 
     ``made`` keeps, across the passes over the same candidates, what each (line, level)
-    pair gave: only the ordering conditions and ``skip`` change between passes.
+    pair gave, and ``under`` whether the level's ``under`` lets it open there: only the
+    ordering conditions and ``skip`` change between passes. Each condition is pure, so the
+    cheapest are asked first: a heading the combined match already made, then the order.
     """
     text = doc.text
     size = len(text)
@@ -746,15 +815,19 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
                 continue
             if skip and (level.id, _region(regions.get(level.id, []), start)) in skip:
                 continue
-            if not _placed(level, accepted, seen, text, start):
-                continue
             key = (start, i)
-            if key in made:
-                head = made[key]
-            elif i == matched:
-                head = made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
-            else:
-                head = made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
+            if key not in made and i == matched:  # no second match: the combined pass's is at hand
+                made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
+            if key in made and made[key] is None or not _placed(level, accepted, seen, text, start):
+                continue
+            if level.under is not None:
+                if key not in under:
+                    under[key] = _is_under(level, level.under, text, start)
+                if not under[key]:
+                    continue
+            if key not in made:
+                made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
+            head = made[key]
             if head is None:
                 continue
             by_level[level.id].append(head)
@@ -827,8 +900,9 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     skip: set[tuple[str, int]] = set()
     regions: dict[str, list[int]] = {}
     made: dict[tuple[int, int], Heading | None] = {}
+    under: dict[tuple[int, int], bool] = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions, made)
+        by_level = _assign(doc, levels, cands, skip, regions, made, under)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }

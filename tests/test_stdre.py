@@ -188,3 +188,27 @@ def test_a_big_first_text_builds_the_stdlib_scan_at_once(monkeypatch):
     outline._RENT.clear()  # what the small text measured would stand in for the default rate
     big = small * int(budget_chars / len(small) + 1)
     assert all(isinstance(m, _Renamed) for m, _ in _line_matches(big, levels))
+
+
+def test_sentence_starts_on_stdlib_re_are_those_the_regex_module_finds(monkeypatch):
+    from domainchunk import outline
+    from domainchunk.models import Document
+
+    checked = 0
+    for rules in load_rules().values():
+        levels = _document_levels(rules)
+        if not any(lv.anchor == "sentence" for lv in levels) or _stdlib_scan(levels) is None:
+            continue
+        assert outline._sentence_scan(levels) is not None
+        built = dict(outline._SCANS)
+        texts = [p.read_text(encoding="utf-8") for p in TEXTS] + [case.text for case in rules.cases]
+        for text in texts:
+            doc = Document(source="t", text=text)
+            monkeypatch.setattr(outline, "_SCANS", built)
+            fast = [c[:3] for c in outline._candidates(doc, levels)[0]]
+            monkeypatch.setattr(outline, "_SCANS", {})
+            monkeypatch.setattr(outline, "_RENT", {})
+            monkeypatch.setattr(outline, "STDLIB_SECONDS_PER_CHAR", float("inf"))  # never bought
+            assert fast == [c[:3] for c in outline._candidates(doc, levels)[0]]
+            checked += sum(1 for c in fast if not c[1])
+    assert checked > 20  # sentence starts were found, not only lines
