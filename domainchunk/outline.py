@@ -466,7 +466,8 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         # The pattern is zero-width right after a sentence end, so it is tried only there (what
         # ``finditer`` finds, without trying the lookbehind and the levels at every character).
         # Where the levels' line scan runs on stdlib ``re``, so does this (bought with it).
-        fast = _sentence_scan(levels) if _SCANS.get(tuple(lv.pattern for lv in levels)) is not None else None
+        scan = _SCANS.get(tuple(lv.pattern for lv in levels))
+        fast = scan.sentence if scan is not None else None
         if fast is not None and fast.long_run is not None and fast.long_run.search(text):
             fast = None
         for end in _SENTENCE_ENDS.finditer(text):
@@ -581,6 +582,7 @@ class _Scan:
     level_at: dict[int, int]  # the number of group _cI -> I (a match's ``lastindex``: _cI closes last)
     alts: tuple[tuple[_Alternative, ...], ...]  # per level: its variants (or its one legacy pattern), in order
     long_run: re.Pattern | None  # a run of characters two runs of the pattern share: a text with one stays on regex
+    sentence: _SentenceScan | None  # the sentence-anchored levels' pattern, where they have one on re
 
 
 _SCANS: dict[tuple[str, ...], _Scan | None] = {}
@@ -667,7 +669,7 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
               for group, names, checks in layout[i])
         for i in range(len(levels))
     )
-    return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, long_run)
+    return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, long_run, _build_sentence_scan(levels))
 
 
 @dataclass(frozen=True, slots=True)
@@ -681,17 +683,6 @@ class _SentenceScan:
     on_regex: frozenset[int]
     long_run: re.Pattern | None
 
-
-_SENTENCE_SCANS: dict[tuple[str, ...], _SentenceScan | None] = {}
-
-
-def _sentence_scan(levels: list[Level]) -> _SentenceScan | None:
-    key = tuple(lv.pattern for lv in levels if lv.anchor == "sentence")
-    if key not in _SENTENCE_SCANS:
-        if len(_SENTENCE_SCANS) >= _SCANS_MAX:
-            _SENTENCE_SCANS.clear()
-        _SENTENCE_SCANS[key] = _build_sentence_scan(levels)
-    return _SENTENCE_SCANS[key]
 
 
 def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:

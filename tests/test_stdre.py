@@ -199,7 +199,7 @@ def test_sentence_starts_on_stdlib_re_are_those_the_regex_module_finds(monkeypat
         levels = _document_levels(rules)
         if not any(lv.anchor == "sentence" for lv in levels) or _stdlib_scan(levels) is None:
             continue
-        assert outline._sentence_scan(levels) is not None
+        assert _stdlib_scan(levels).sentence is not None
         built = dict(outline._SCANS)
         texts = [p.read_text(encoding="utf-8") for p in TEXTS] + [case.text for case in rules.cases]
         for text in texts:
