@@ -383,18 +383,28 @@ def _row(chunk: Chunk) -> Row:
     return {k: v for k, v in chunk.__dict__.items() if k in chunk.__pydantic_fields_set__}
 
 
+def _built(rows: list[Row]) -> list[Chunk]:
+    """One model per row, the rows consumed (the list is left empty): each row's dict goes as its
+    model is built, so the two are never all alive at once (a long statute's peak memory)."""
+    rows.reverse()
+    chunks: list[Chunk] = []
+    while rows:
+        chunks.append(trusted(Chunk, rows.pop()))
+    return chunks
+
+
 def finish(doc: Document, rows: list[Row], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
            pack: bool = False, parents: bool = False, context_fit: bool = False) -> tuple[list[Chunk], list[Chunk]]:
-    """The pipeline's last step, from the chunker's rows: ids, optional packing, links, titles; returns
-    (chunks, parent records), one model each, built here.
+    """The pipeline's last step, from the chunker's rows (consumed): ids, optional packing, links,
+    titles; returns (chunks, parent records), one model each, built here.
 
     ``max_chars`` is the limit packs fill up to: their text's, or with ``context_fit`` their
     ``context_text``'s.
     """
     link_chunks(doc, rows, fingerprint, size, None if pack else doc.title)
     if pack:
-        packed = pack_chunks(doc, [trusted(Chunk, r) for r in rows], max_chars, size, fingerprint, context_fit)
+        packed = pack_chunks(doc, _built(rows), max_chars, size, fingerprint, context_fit)
         rows = [{**_row(c), "prev_id": None, "next_id": None} for c in packed]  # the chain is made again
         link_chunks(doc, rows, fingerprint, size, doc.title)
     records = parent_records(doc, rows, fingerprint, size, texts=parents, title=doc.title)
-    return [trusted(Chunk, r) for r in rows], records if parents else []
+    return _built(rows), records if parents else []
