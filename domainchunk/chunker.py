@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
-from .models import Chunk, Document, page_lookup, trusted
+from .models import Chunk, Document, Row, page_lookup, trusted
 from .errors import RuleError
 from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .packing import overlap_pieces
@@ -80,8 +80,9 @@ def split_section(outline: Outline, sec: Section, max_chars: int, size: SizeFn |
     return pieces
 
 
-def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: int, size: SizeFn | None = None,
-                  overlap: int = 0) -> list[Chunk]:
+def chunk_rows(doc: Document, outline: Outline, rules: RuleFile, max_chars: int, size: SizeFn | None = None,
+               overlap: int = 0) -> list[Row]:
+    """One row per chunk, in document order: its fields as plain data, no links yet."""
     hooks = _hooks(rules)
     doc_meta: dict[str, Any] = {}
     if hooks and hasattr(hooks, "document_metadata"):
@@ -89,13 +90,14 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
         doc.metadata.update(doc_meta)
         doc.title = doc.title or doc_meta.get("title")
     chunk_meta = getattr(hooks, "chunk_metadata", None) if hooks else None
-    chunks: list[Chunk] = []
+    text = doc.text
     pages_of = page_lookup(doc.pages)
+    rows: list[Row] = []
     for sec in outline.sections:
         pieces = split_section(outline, sec, max_chars, size)
         if overlap and len(pieces) > 1:  # cut with room left for the overlap, which stays inside the unit
-            pieces = overlap_pieces(doc.text, split_section(outline, sec, max_chars - overlap, size), overlap, size)
-        variant = _variant(doc.text, sec)
+            pieces = overlap_pieces(text, split_section(outline, sec, max_chars - overlap, size), overlap, size)
+        variant = _variant(text, sec)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
             if variant and rule == sec.rule:
@@ -106,9 +108,9 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
                 meta.update(part=part, parts=len(pieces), unit_kind=sec.kind)
             if chunk_meta:
                 meta.update(chunk_meta(doc, outline, sec, a, b) or {})
-            chunks.append(trusted(Chunk, {
-                "index": len(chunks),
-                "text": doc.text[a:b],
+            rows.append({
+                "index": len(rows),
+                "text": text[a:b],
                 "start": a,
                 "end": b,
                 "path": list(sec.path),
@@ -118,15 +120,23 @@ def chunk_outline(doc: Document, outline: Outline, rules: RuleFile, max_chars: i
                 "rule": rule,
                 "source": doc.source,
                 "metadata": meta,
-            }))
-    return chunks
+            })
+    return rows
+
+
+def rows_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None,
+                    overlap: int = 0) -> tuple[Outline, list[Row]]:
+    """The outline and the chunks' rows (see :func:`chunk_rows`); a pattern that times out is a RuleError."""
+    try:
+        outline = build_outline(doc, rules)
+        return outline, chunk_rows(doc, outline, rules, max_chars or rules.max_chars, size, overlap)
+    except TimeoutError:  # a lead, an inner level, a variant or a hook's pattern: name the document and the rule
+        slow = rules.slow_rule(doc.text) or "a pattern"
+        raise RuleError(doc.source, f"{slow} in {rules.path or rules.id} timed out: it backtracks too much") from None
 
 
 def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = None, size: SizeFn | None = None,
                      overlap: int = 0) -> tuple[Outline, list[Chunk]]:
-    try:
-        outline = build_outline(doc, rules)
-        return outline, chunk_outline(doc, outline, rules, max_chars or rules.max_chars, size, overlap)
-    except TimeoutError:  # a lead, an inner level, a variant or a hook's pattern: name the document and the rule
-        slow = rules.slow_rule(doc.text) or "a pattern"
-        raise RuleError(doc.source, f"{slow} in {rules.path or rules.id} timed out: it backtracks too much") from None
+    """The outline and its chunks as models, without ids or links (the pipeline links rows instead)."""
+    outline, rows = rows_with_rules(doc, rules, max_chars, size, overlap)
+    return outline, [trusted(Chunk, row) for row in rows]

@@ -129,6 +129,12 @@ class Chunk(BaseModel):
         return self.model_dump(mode="json")
 
 
+# A chunk's fields as ``trusted(Chunk, row)`` takes them: plain data from the chunker to the API
+# boundary, where :func:`domainchunk.packing.finish` builds one Chunk per row with its links
+# (issue 13: a model built per chunk and then assigned its links twice cost more than the rest of
+# a chunk).
+Row = dict[str, Any]
+
 # Per model class: its fields in order with their static defaults, the fields a factory fills, the
 # required ones. Kept by ``trusted`` so that a build costs one dict copy.
 _Layout = tuple[dict[str, Any], tuple[tuple[str, Callable[..., Any]], ...], frozenset[str]]
@@ -171,15 +177,6 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
     object.__setattr__(model, "__pydantic_extra__", None)
     object.__setattr__(model, "__pydantic_private__", None)
     return model
-
-
-def set_fields(model: BaseModel, values: dict[str, Any]) -> None:
-    """``model.name = value`` for each of ``values``, as pydantic assigns to a model that does not
-    validate assignment (no model here does), in one step rather than one dispatch each."""
-    if not values.keys() <= model.__dict__.keys():  # a view comparison: no set is built
-        raise AttributeError(f"{type(model).__name__} has no field {', '.join(values.keys() - model.__dict__.keys())}")
-    model.__dict__.update(values)
-    model.__pydantic_fields_set__.update(values)
 
 
 class Reason(BaseModel):

@@ -42,20 +42,28 @@ def _table() -> dict[int, str]:
     return table
 
 
-_INVISIBLE = regex.compile("[\ufeff\u200b\u200c\u200d\u2060\x00]+")
+_INVISIBLE_CHARS = "\ufeff\u200b\u200c\u200d\u2060\x00"
+_INVISIBLE = regex.compile(f"[{_INVISIBLE_CHARS}]+")
 
 
 @lru_cache(maxsize=1)
 def _lookalike() -> re.Pattern:
-    # One pass finds whether there is anything to repair: str.translate walks every
-    # character through a dict, which costs more than chunking a clean text. The
-    # standard re module scans a large character class ~70x faster than regex.
-    return re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_table())) + "]")
+    # Runs of lookalikes, each run translated: str.translate walks every character through a
+    # dict, which costs more than chunking a clean text, and most texts hold a few lookalikes
+    # or none. The standard re module scans a large character class ~70x faster than regex.
+    return re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_table())) + "]+")
+
+
+@lru_cache(maxsize=1)
+def _repairable() -> re.Pattern:
+    """Any character :func:`normalize_text` removes or repairs: one pass tells a clean text."""
+    return re.compile("[" + re.escape(_INVISIBLE_CHARS) + "".join(re.escape(chr(cp)) for cp in sorted(_table())) + "]")
 
 
 def normalize_chars(text: str) -> str:
     """Repair lookalike characters one for one (offsets unchanged)."""
-    return text.translate(_table()) if _lookalike().search(text) else text
+    table = _table()
+    return _lookalike().sub(lambda m: m.group().translate(table), text)
 
 
 _WHITESPACE = re.compile(r"\s+")
@@ -70,5 +78,7 @@ def normalize_text(text: str) -> str:
     """Whole-text normalisation for a reader: newlines, invisible characters, lookalikes."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if _repairable().search(text) is None:
+        return text
     text = _INVISIBLE.sub("", text)
     return normalize_chars(text)

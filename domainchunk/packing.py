@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from .errors import UsageError
-from .models import Chunk, Document, page_lookup, set_fields, trusted
+from .models import Chunk, Document, Row, page_lookup, trusted
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -52,10 +52,27 @@ def rules_fingerprint(rules: RuleFile) -> str:
     return known[1]
 
 
+def id_maker(source: str, fingerprint: str) -> Callable[[str, int, int, str], str]:
+    """:func:`chunk_id` for many chunks of one document: the hash of the source and role is taken
+    once per role and copied, the offsets and fingerprint added, rather than the key joined,
+    encoded and hashed whole per chunk."""
+    prefixes: dict[str, Any] = {}
+
+    def make(role: str, start: int, end: int, extra: str) -> str:
+        prefix = prefixes.get(role)
+        if prefix is None:
+            prefix = prefixes[role] = hashlib.sha256(f"{source}\x1f{role}\x1f".encode("utf-8"))
+        h = prefix.copy()
+        h.update(f"{start}\x1f{end}\x1f{fingerprint}\x1f{extra}".encode("utf-8"))
+        return h.hexdigest()[:20]
+
+    return make
+
+
 def chunk_id(source: str, role: str, start: int, end: int, fingerprint: str, extra: str = "") -> str:
-    """A stable id: the same document, rules and options give the same ids in every run."""
-    key = "\x1f".join((source, role, str(start), str(end), fingerprint, extra))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+    """A stable id: the same document, rules and options give the same ids in every run (the
+    SHA-256 of source, role, offsets, fingerprint and extra, joined by \\x1f)."""
+    return id_maker(source, fingerprint)(role, start, end, extra)
 
 
 def units_of(chunks: list[Chunk]) -> Iterator[list[Chunk]]:
@@ -65,10 +82,6 @@ def units_of(chunks: list[Chunk]) -> Iterator[list[Chunk]]:
         parts = chunks[i].metadata.get("parts", 1) if chunks[i].metadata.get("part") == 1 else 1
         yield chunks[i : i + parts]
         i += parts
-
-
-def _parent(c: Chunk) -> tuple[str, ...]:
-    return tuple(c.path[:-1])
 
 
 def _merged_metadata(units: list[Chunk]) -> dict[str, Any]:
@@ -175,26 +188,28 @@ def pack_chunks(doc: Document, chunks: list[Chunk], max_chars: int, size: SizeFn
     return out
 
 
-def link_chunks(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
+def link_chunks(doc: Document, rows: list[Row], fingerprint: str, size: SizeFn | None = None,
                 title: str | None = None) -> None:
-    """Index, id (unless set), size, the prev/next chain and (when given) the title, in place, in
-    document order."""
-    ids = [c.id if c.id is not None else chunk_id(doc.source, c.kind, c.start, c.end, fingerprint) for c in chunks]
-    last = len(chunks) - 1
-    for i, c in enumerate(chunks):
-        links: dict[str, Any] = {"index": i, "id": ids[i], "size": _measure(c.text, size)}
+    """Index, id (unless set), size, the prev/next chain and (when given) the title of each row, in
+    place, in document order."""
+    make = id_maker(doc.source, fingerprint)
+    ids = [r["id"] if r.get("id") is not None else make(r["kind"], r["start"], r["end"], "") for r in rows]
+    last = len(rows) - 1
+    for i, r in enumerate(rows):
+        r["index"] = i
+        r["id"] = ids[i]
+        r["size"] = len(r["text"]) if size is None else size(r["text"])
         if i:
-            links["prev_id"] = ids[i - 1]
+            r["prev_id"] = ids[i - 1]
         if i < last:
-            links["next_id"] = ids[i + 1]
+            r["next_id"] = ids[i + 1]
         if title:
-            links["title"] = title
-        set_fields(c, links)
+            r["title"] = title
 
 
-def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: SizeFn | None = None,
+def parent_records(doc: Document, rows: list[Row], fingerprint: str, size: SizeFn | None = None,
                    texts: bool = True, title: str | None = None) -> list[Chunk]:
-    """One record per run of chunks under the same heading prefix; sets every ``parent_id``.
+    """One record per run of rows under the same heading prefix; sets every row's ``parent_id``.
 
     A record spans its first to its last descendant, lists its direct children (chunks and
     inner records) and points at its own parent, so every ``parent_id`` resolves. Without
@@ -202,13 +217,14 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
     ``title`` is the document's, for their ``context_text``.
     """
     records: list[Chunk] = []
-    # open records, outermost first: those of the last chunk's parent path and its prefixes
+    # open records, outermost first: those of the last row's parent path and its prefixes
     # (open_[d] has the path of length d + 1). Each is built once closed: while open, its fields
-    # are a plain dict, and its end is the end of the last chunk before the one that closes it.
+    # are a plain dict, and its end is the end of the last row before the one that closes it.
     open_: list[dict[str, Any]] = []
-    opened: tuple[str, ...] = ()  # the path of the open records' innermost
+    opened: list[str] = []  # the path of the open records' innermost
     last_end = 0
     pages_of = page_lookup(doc.pages)
+    make = id_maker(doc.source, fingerprint)
 
     def close_from(depth: int) -> None:
         while len(open_) > depth:
@@ -221,30 +237,31 @@ def parent_records(doc: Document, chunks: list[Chunk], fingerprint: str, size: S
             if title:
                 rec["title"] = title
             at = rec.pop("at")
-            rec["index"] = len(chunks) + at  # records follow the chunks
+            rec["index"] = len(rows) + at  # records follow the chunks
             records[at] = trusted(Chunk, rec)
 
-    for c in chunks:
-        parent = _parent(c)
-        if parent != opened:  # most chunks lie under the same headings as the one before
+    for r in rows:
+        path = r["path"]
+        parent = path[:-1]
+        if parent != opened:  # most rows lie under the same headings as the one before
             keep = 0
             while keep < min(len(opened), len(parent)) and opened[keep] == parent[keep]:
                 keep += 1
             close_from(keep)
             for d in range(keep, len(parent)):
-                rid = chunk_id(doc.source, PARENT_RULE, c.start, 0, fingerprint, "/".join(parent[: d + 1]))
-                rec = {"index": None, "text": "", "start": c.start, "end": c.end, "path": list(parent[: d + 1]),
-                       "kind": PARENT_RULE, "doc_type": c.doc_type, "rule": PARENT_RULE, "source": c.source,
+                rid = make(PARENT_RULE, r["start"], 0, "/".join(parent[: d + 1]))
+                rec = {"index": None, "text": "", "start": r["start"], "end": r["end"], "path": parent[: d + 1],
+                       "kind": PARENT_RULE, "doc_type": r["doc_type"], "rule": PARENT_RULE, "source": r["source"],
                        "id": rid, "parent_id": open_[d - 1]["id"] if d else None, "children": [], "at": len(records)}
                 if d:
                     open_[d - 1]["children"].append(rid)
                 open_.append(rec)
                 records.append(None)  # type: ignore[arg-type]  # its place, filled when it closes
             opened = parent
-        last_end = c.end
-        if open_ and c.id is not None:  # every chunk has its id by now
-            open_[-1]["children"].append(c.id)
-            set_fields(c, {"parent_id": open_[-1]["id"]})
+        last_end = r["end"]
+        if open_ and r.get("id") is not None:  # every row has its id by now
+            open_[-1]["children"].append(r["id"])
+            r["parent_id"] = open_[-1]["id"]
     close_from(0)
     return records
 
@@ -361,19 +378,33 @@ def size_function(spec: str) -> SizeFn:
     return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
 
 
-def finish(doc: Document, chunks: list[Chunk], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
+def _row(chunk: Chunk) -> Row:
+    """A model's row again: the fields it was given (for packs, made as models)."""
+    return {k: v for k, v in chunk.__dict__.items() if k in chunk.__pydantic_fields_set__}
+
+
+def _built(rows: list[Row]) -> list[Chunk]:
+    """One model per row, the rows consumed (the list is left empty): each row's dict goes as its
+    model is built, so the two are never all alive at once (a long statute's peak memory)."""
+    rows.reverse()
+    chunks: list[Chunk] = []
+    while rows:
+        chunks.append(trusted(Chunk, rows.pop()))
+    return chunks
+
+
+def finish(doc: Document, rows: list[Row], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
            pack: bool = False, parents: bool = False, context_fit: bool = False) -> tuple[list[Chunk], list[Chunk]]:
-    """The pipeline's last step: ids, optional packing, links, titles; returns (chunks, parent records).
+    """The pipeline's last step, from the chunker's rows (consumed): ids, optional packing, links,
+    titles; returns (chunks, parent records), one model each, built here.
 
     ``max_chars`` is the limit packs fill up to: their text's, or with ``context_fit`` their
     ``context_text``'s.
     """
-    link_chunks(doc, chunks, fingerprint, size, None if pack else doc.title)
+    link_chunks(doc, rows, fingerprint, size, None if pack else doc.title)
     if pack:
-        chunks = pack_chunks(doc, chunks, max_chars, size, fingerprint, context_fit)
-        for c in chunks:
-            c.prev_id = c.next_id = None
-        link_chunks(doc, chunks, fingerprint, size, doc.title)
-    records = parent_records(doc, chunks, fingerprint, size, texts=parents, title=doc.title)
-    return chunks, records if parents else []
-
+        packed = pack_chunks(doc, _built(rows), max_chars, size, fingerprint, context_fit)
+        rows = [{**_row(c), "prev_id": None, "next_id": None} for c in packed]  # the chain is made again
+        link_chunks(doc, rows, fingerprint, size, doc.title)
+    records = parent_records(doc, rows, fingerprint, size, texts=parents, title=doc.title)
+    return _built(rows), records if parents else []

@@ -9,10 +9,10 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from .chunker import chunk_with_rules
+from .chunker import rows_with_rules
 from .detect import GENERIC, detect
 from .errors import DomainChunkError, ReadError, UsageError
-from .models import Chunk, ChunkedDocument, Detection, Document
+from .models import Chunk, ChunkedDocument, Detection, Document, Row, trusted
 from .packing import context_text, finish, rules_fingerprint
 from .readers import READERS, read_document
 from .readers.text import text_document
@@ -120,9 +120,9 @@ def guarded_size(size: SizeFn, source: str) -> SizeFn:
     return measure
 
 
-def _context_size(chunks: list[Chunk], title: str | None, size: SizeFn | None) -> int:
+def _context_size(rows: list[Row], title: str | None, size: SizeFn | None) -> int:
     measure = size or len
-    return max((measure(context_text(c, title)) for c in chunks), default=0)
+    return max((measure(context_text(trusted(Chunk, r), title)) for r in rows), default=0)
 
 
 @collector_paused
@@ -163,17 +163,17 @@ def chunk_document(
     limit = max_chars or rules.max_chars
     if overlap < 0 or overlap * 2 > limit:
         raise UsageError(doc.source, f"overlap must be between 0 and half the size limit ({limit // 2})")
-    _, chunks = chunk_with_rules(doc, rules, limit, size, overlap)
+    _, rows = rows_with_rules(doc, rules, limit, size, overlap)
     budget = limit
     # The title and breadcrumbs do not depend on the budget, so a round or two settle (each shrinks it by the excess).
-    while context_fit and (excess := _context_size(chunks, doc.title, size) - limit) > 0:
+    while context_fit and (excess := _context_size(rows, doc.title, size) - limit) > 0:
         budget -= excess
         if budget < 1:
             raise UsageError(doc.source, f"context_fit: the title and breadcrumbs leave no room for text within "
                                          f"max_chars {limit}; raise max_chars")
-        _, chunks = chunk_with_rules(doc, rules, budget, size, overlap)
+        _, rows = rows_with_rules(doc, rules, budget, size, overlap)
     # Packs fill up to the limit itself: with context_fit their own context_text is measured.
-    chunks, records = finish(doc, chunks, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
+    chunks, records = finish(doc, rows, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
                              pack=pack, parents=parents, context_fit=context_fit)
     return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
 
