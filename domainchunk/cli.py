@@ -478,9 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
+    from .regexcache import serving
+
     args = build_parser().parse_args(None if argv is None else list(argv))
     try:
-        return args.func(args)
+        with serving():  # before the rule modules import: their own patterns come from the cache too
+            return args.func(args)
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
