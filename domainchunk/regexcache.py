@@ -37,6 +37,11 @@ FOLDER = "regex"  # under the rule cache's folder
 ENTRIES = 4096  # the oldest beyond this are removed when an entry is written
 
 _installed: list[Any] = []  # the regex module's own compile function, once wrapped
+_hits_only: list[bool] = []  # non-empty inside hits_only()
+
+
+class Miss(Exception):
+    """Under :func:`hits_only`: a pattern the cache does not hold (it would be compiled)."""
 
 
 def _folder() -> Path | None:
@@ -144,6 +149,8 @@ def install() -> bool:
         data = _load(folder, key, pattern)
         if data is not None:
             compiled = _regex.compile(*data)
+        elif _hits_only:
+            raise Miss(pattern)
         else:
             compiled = original(pattern, flags, ignore_unused, kwargs, cache_it)
             if not _main._locale_sensitive.get((str, pattern), True) and not (compiled.flags & _main.LOCALE):
@@ -173,3 +180,14 @@ def serving() -> Iterator[None]:
     finally:
         if fresh:
             uninstall()
+
+
+@contextmanager
+def hits_only() -> Iterator[None]:
+    """Patterns made inside come from the cache or raise :class:`Miss`: for work worth doing
+    only where it is cheap (a batch's parent building, before it forks, what its workers share)."""
+    _hits_only.append(True)
+    try:
+        yield
+    finally:
+        _hits_only.pop()

@@ -87,3 +87,15 @@ def test_the_command_fills_the_cache_and_leaves_regex_as_it_found_it(tmp_path, m
                        check=True, timeout=120)
         assert list((tmp_path / "cache" / regexcache.FOLDER).glob("*.json"))
         assert (tmp_path / name).read_bytes() == (tmp_path / "a.jsonl").read_bytes()
+
+
+def test_hits_only_builds_what_the_cache_holds_and_refuses_the_rest(cache):
+    held = _fresh(PATTERN)._pickled_data
+    regexcache.uninstall()
+    regex.purge()
+    regexcache.install()
+    with regexcache.hits_only():
+        assert regex.compile(PATTERN)._pickled_data == held
+        with pytest.raises(regexcache.Miss):
+            regex.compile(PATTERN + "不在缓存")
+    assert regex.compile(PATTERN + "不在缓存").search("第一条 测试缓存1不在缓存")  # outside: compiled and kept
