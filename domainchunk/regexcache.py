@@ -102,9 +102,9 @@ def _store(folder: Path, key: str, data: tuple) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        entries = list(folder.glob("*.json"))
-        if len(entries) > ENTRIES:
-            entries.sort(key=lambda p: p.stat().st_mtime_ns)
+        names = [name for name in os.listdir(folder) if name.endswith(".json")]  # not Path.glob: 10x slower
+        if len(names) > ENTRIES:
+            entries = sorted((folder / name for name in names), key=lambda p: p.stat().st_mtime_ns)
             for old in entries[:-ENTRIES]:
                 old.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError, AttributeError):  # a read-only or full disk: compiled again next time

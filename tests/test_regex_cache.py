@@ -99,3 +99,11 @@ def test_hits_only_builds_what_the_cache_holds_and_refuses_the_rest(cache):
         with pytest.raises(regexcache.Miss):
             regex.compile(PATTERN + "不在缓存")
     assert regex.compile(PATTERN + "不在缓存").search("第一条 测试缓存1不在缓存")  # outside: compiled and kept
+
+
+def test_the_oldest_entries_go_past_the_limit(cache, monkeypatch):
+    monkeypatch.setattr(regexcache, "ENTRIES", 3)
+    for i in range(5):
+        _fresh(PATTERN + str(i))
+    assert len(list(cache.glob("*.json"))) == 3
+    assert _fresh(PATTERN + "4").search("第一条 测试缓存14")
