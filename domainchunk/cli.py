@@ -96,20 +96,30 @@ def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
     methods = mp.get_all_start_methods()
     if "fork" in methods and threading.active_count() == 1:
         if not warm:
+            gc.freeze()  # what the worker inherits is never garbage (see below)
             return mp.get_context("fork")
+        from .outline import warm_patterns
+        from .regexcache import Miss, hits_only
         from .rulefile import load_rules
 
         # The rule files, the detector's signals and the hooks are made once here, before forking,
-        # so every worker shares them. The outline's patterns are not: compiling every type's
-        # (the regex module parses in Python, ~2 s) would run on one core while the others wait,
-        # where each worker compiles only the types its own files need, all at once. Nor is
-        # jieba: its dictionary costs more CPU (~1.5 s) than most batches spend on the fallback
-        # that needs it, so a worker loads it on first use.
+        # so every worker shares them. So are the outline's patterns where the pattern cache holds
+        # them (every type's in ~0.1 s, ~20 MB that each worker would otherwise build for itself);
+        # a type it does not hold (the first run after an install) is compiled by each worker that
+        # meets it, all at once, where compiling here (the regex module parses in Python, ~2 s)
+        # would run on one core while the others wait. Nor is jieba loaded here: its dictionary
+        # costs more CPU (~1.5 s) than most batches spend on the fallback that needs it, so a
+        # worker loads it on first use.
         registry = load_rules().values()
         for rules in registry:  # what the detector and each type's hooks use: compiled and imported once
             for signal in rules.detect.signals:
                 signal.regex  # noqa: B018 - compiled here, the cached property is what workers read
             rules.hook_module()
+            try:
+                with hits_only():
+                    warm_patterns([rules])
+            except Miss:
+                pass
         from .errors import DomainChunkError
         from .readers import LAZY_LIBRARIES, reader_for
 
@@ -478,9 +488,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
+    from .regexcache import serving
+
     args = build_parser().parse_args(None if argv is None else list(argv))
     try:
-        return args.func(args)
+        with serving():  # before the rule modules import: their own patterns come from the cache too
+            return args.func(args)
     except KeyboardInterrupt:
         _err("interrupted")
         return 130

@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -654,3 +655,15 @@ def test_a_linked_output_file_is_written_through_the_link(docs: Path, tmp_path: 
     link.symlink_to(target)
     assert run([str(docs / "a" / "01_law.txt"), "-o", str(link), "-q"], capsys)[0] == 0
     assert link.is_symlink() and len(records(target)) == 7
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="malloc_trim is glibc's")
+def test_a_worker_gives_back_memory_its_documents_freed(monkeypatch):
+    monkeypatch.setattr(batch, "TRIM_MB", 8)
+    trim = batch._memory_trimmer()
+    blocks = [bytes(4096) + bytes([i % 256]) for i in range(16_000)]  # ~64 MB on the malloc heap
+    keep = blocks[-1]  # the heap's top stays in use, so only a trim can return the pages below it
+    del blocks
+    before = batch._resident_mb(os.getpid())
+    trim()
+    assert batch._resident_mb(os.getpid()) < before - 32 and keep
