@@ -491,3 +491,22 @@ def test_a_rendering_to_docx_keeps_blank_lines_as_empty_paragraphs():
 
     text = "第一条　甲。\n\n\n第二条　乙。\n项目\t结果\n\n白细胞\t5.1\n"
     assert read_docx(to_docx(text, tables=True), "r.docx").text == "第一条 甲。\n\n第二条 乙。\n项目\t结果\n\n白细胞\t5.1"
+
+
+def test_text_box_in_a_table_cell_is_read_once():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    box = "<w:txbxContent><w:p><w:r><w:t>框内</w:t></w:r></w:p></w:txbxContent>"
+    run = (f'<w:r xmlns:w="{W}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:AlternateContent>'
+           f'<mc:Choice Requires="wps"><w:drawing>{box}</w:drawing></mc:Choice>'
+           f"<mc:Fallback><w:pict>{box}</w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+    document = Document()
+    cell = document.add_table(rows=1, cols=2).cell(0, 0)
+    cell.paragraphs[0]._p.append(parse_xml(run))
+    cell.add_paragraph("格内")
+    document.add_paragraph("正文").runs[0]._r.addnext(parse_xml(run))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # the drawing's box, not its VML copy for old readers too; in the body the box comes first
+    assert _lines(read_docx(buffer.getvalue(), "cell.docx").text) == ["框内格内\t", "框内", "正文"]

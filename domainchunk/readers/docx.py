@@ -54,7 +54,7 @@ W_TXBX = qn("w:txbxContent")
 # Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions).
 _OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del")))
 # A run's children that may hold a text box: a drawing, a VML picture, or both as alternatives.
-_MC_ALTERNATE = qn("mc:AlternateContent")
+_MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _NEUTRAL = "：:　 "  # characters that neither make nor break a bold line
@@ -422,17 +422,17 @@ def _box_contents(shape) -> list:
     if shape.tag == _MC_ALTERNATE:
         # Word writes a box twice, as a drawing (the choice) and a VML fallback: it shows the first that holds one
         shape = next((option for option in shape if next(option.iter(W_TXBX), None) is not None), shape)
-    return [box for box in shape.iter(W_TXBX) if _outermost(box, shape)]
+    return [box for box in shape.iter(W_TXBX) if not _under(box, shape, W_TXBX)]  # a nested box is read with its own
 
 
-def _outermost(box, shape) -> bool:
-    """``box`` is not inside another text box below ``shape`` (a nested box is read with its own)."""
-    for ancestor in box.iterancestors():
-        if ancestor is shape:
-            return True
-        if ancestor.tag == W_TXBX:
+def _under(element, container, tag: str) -> bool:
+    """An ancestor of ``element`` below ``container`` is a ``tag`` (a text box, a fallback)."""
+    for ancestor in element.iterancestors():
+        if ancestor is container:
             return False
-    return True
+        if ancestor.tag == tag:
+            return True
+    return False
 
 
 class _Reader:
@@ -590,6 +590,8 @@ class _Reader:
         """A cell's paragraphs (with their list labels) joined on one line."""
         parts = []
         for p in tc.iter(W_P):
+            if p.getparent() is not tc and _under(p, tc, _MC_FALLBACK):  # the box's copy for old readers
+                continue
             ppr = _child(p, W_PPR)
             style_id = _val(ppr, "w:pStyle") or self.default_style
             label = self._numbering_label(ppr, style_id)
