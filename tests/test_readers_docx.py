@@ -510,3 +510,40 @@ def test_text_box_in_a_table_cell_is_read_once():
     document.save(buffer)
     # the drawing's box, not its VML copy for old readers too; in the body the box comes first
     assert _lines(read_docx(buffer.getvalue(), "cell.docx").text) == ["框内格内\t", "框内", "正文"]
+
+
+def test_rows_cells_and_paragraphs_inside_content_controls_and_custom_xml_are_read():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    table = document.add_table(rows=2, cols=2)
+    for row, texts in zip(table.rows, (("项目", "结果"), ("白细胞计数", "5.1"))):
+        for cell, text in zip(row.cells, texts):
+            cell.text = text
+    # a repeating section wraps the second row, a field control its first cell
+    second = table.rows[1]._tr
+    sdt = parse_xml(f'<w:sdt xmlns:w="{W}"><w:sdtPr/><w:sdtContent/></w:sdt>')
+    second.addprevious(sdt)
+    sdt[1].append(second)
+    first_cell = second.find(f"{{{W}}}tc")
+    cell_sdt = parse_xml(f'<w:sdt xmlns:w="{W}"><w:sdtContent/></w:sdt>')
+    first_cell.addprevious(cell_sdt)
+    cell_sdt[0].append(first_cell)
+    custom = parse_xml(f'<w:customXml xmlns:w="{W}" w:element="report"><w:p><w:r><w:t>备注：复查</w:t></w:r></w:p></w:customXml>')
+    document.element.body.insert(len(document.element.body) - 1, custom)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert _lines(read_docx(buffer.getvalue(), "controls.docx").text) == ["项目\t结果", "白细胞计数\t5.1", "备注：复查"]
+
+
+def test_the_old_place_of_moved_text_is_not_read():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    paragraph = document.add_paragraph("本条例自公布之日起施行。")
+    paragraph._p.insert(0, parse_xml(f'<w:moveFrom xmlns:w="{W}" w:id="1" w:author="a"><w:r><w:t>移走的文字</w:t></w:r></w:moveFrom>'))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert read_docx(buffer.getvalue(), "moved.docx").text == "本条例自公布之日起施行。"

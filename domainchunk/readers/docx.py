@@ -50,9 +50,11 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_TAB, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:tab", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-W_TXBX = qn("w:txbxContent")
-# Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions).
-_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del")))
+W_TXBX, W_TR, W_TC = map(qn, ("w:txbxContent", "w:tr", "w:tc"))
+_WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
+# Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
+# the old place of moved text: Word shows both struck through).
+_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom")))
 # A run's children that may hold a text box: a drawing, a VML picture, or both as alternatives.
 _MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
@@ -563,9 +565,9 @@ class _Reader:
         rows: list[list[CellSpec]] = []
         header_rows = 0
         grouped = False  # a first-column cell merged down over the rows below it
-        for tr in tbl.iterchildren(qn("w:tr")):
+        for tr in _unwrapped(tbl, W_TR):
             row: list[CellSpec] = []
-            for tc in tr.iterchildren(qn("w:tc")):
+            for tc in _unwrapped(tr, W_TC):
                 tcpr = _child(tc, qn("w:tcPr"))
                 span = _val(tcpr, "w:gridSpan")
                 merge = _child(tcpr, qn("w:vMerge")) if tcpr is not None else None
@@ -609,10 +611,26 @@ class _Reader:
                 self.paragraph(child)
             elif tag == W_TBL:
                 self.table(child)
-            elif tag == W_SDT:  # content controls wrap ordinary paragraphs and tables
-                content = _child(child, qn("w:sdtContent"))
-                if content is not None:
-                    self.walk(content)
+            elif tag in _WRAPPERS:  # content controls and custom XML wrap ordinary paragraphs and tables
+                self.walk(_wrapped(child))
+
+
+def _wrapped(wrapper):
+    """What a content control (its w:sdtContent) or a custom XML element holds."""
+    if wrapper.tag == W_SDT:
+        content = _child(wrapper, qn("w:sdtContent"))
+        return () if content is None else content
+    return wrapper
+
+
+def _unwrapped(parent, tag: str):
+    """The ``tag`` children of ``parent``, those inside content controls and custom XML too (a
+    form's repeating section wraps table rows, a field control wraps a cell)."""
+    for child in parent:
+        if child.tag == tag:
+            yield child
+        elif child.tag in _WRAPPERS:
+            yield from _unwrapped(_wrapped(child), tag)
 
 
 def _group_captions(rows: list[list[CellSpec]]) -> list[list[CellSpec]]:
