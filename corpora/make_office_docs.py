@@ -8,7 +8,13 @@ page break with its header row repeated, two columns, Word automatic numbering
 and merged table cells; a WPS-style export with a 目录 page without page numbers, chapter
 headings centred in body size and ``- 3 -`` footers; articles numbered by a Word list bound to a
 paragraph style, with a Word table of contents. Wrapping follows 禁则: closing punctuation hangs
-past the margin instead of opening a line.
+past the margin instead of opening a line. Round five: a law whose 章/节/条 are all Word's (heading
+styles bound to one multilevel list), a judgment with a text-box title, a header, a PAGE footer
+and soft line breaks, an admission record whose bold section names have the colon in a plain run,
+a contract with outline-level clause titles and a signature table, and lab reports as a 字段/值
+patient table, one table per panel (repeating header row, repeated by hand at a page break),
+one table with spanning panel rows and a merged specimen column, and one table whose merged
+first column names the panels.
 
 Output is deterministic (fixed dates, no random ids), so re-running the script
 gives the same files. Run: ``python corpora/make_office_docs.py``.
@@ -945,6 +951,485 @@ def lab_one_table_docx() -> None:
     write_gold("lab_示范住院检验汇总_单表.docx", "lab_report", units)
 
 
+# ---------------------------------------------------------------- Word as people write it (round five)
+#
+# Five documents whose structure is only in Word's own means: heading styles and list
+# numbering bound to them, a header and footer, a title in a text box, soft line breaks
+# (Shift+Enter) inside a paragraph, bold runs with the colon in a run of its own, outline
+# levels set on body paragraphs, and tables in the three layouts lab systems export.
+
+_WNS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _xml(fragment: str):
+    from docx.oxml import parse_xml
+
+    return parse_xml(fragment)
+
+
+def _soft_lines(document, lines: list[str], style: str | None = None):
+    """One paragraph whose lines are separated by soft line breaks (w:br), as Shift+Enter types them."""
+    paragraph = document.add_paragraph(style=style)
+    for index, line in enumerate(lines):
+        run = paragraph.add_run(line)
+        if index < len(lines) - 1:
+            run.add_break()
+    return paragraph
+
+
+def _header_footer(document, header: str) -> None:
+    """A running header and a footer holding a PAGE field ("第 N 页"), as Word stores them: in
+    header/footer parts outside the body."""
+    section = document.sections[0]
+    section.header.paragraphs[0].text = header
+    footer = section.footer.paragraphs[0]
+    footer.add_run("第 ")
+    for fragment in ('<w:r %s><w:fldChar w:fldCharType="begin"/></w:r>' % _WNS,
+                     '<w:r %s><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>' % _WNS,
+                     '<w:r %s><w:fldChar w:fldCharType="separate"/></w:r>' % _WNS,
+                     '<w:r %s><w:t>1</w:t></w:r>' % _WNS,
+                     '<w:r %s><w:fldChar w:fldCharType="end"/></w:r>' % _WNS):
+        footer._p.append(_xml(fragment))
+    footer.add_run(" 页")
+
+
+_TEXT_BOX = """<w:r {ns} xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"
+ xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+ xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"
+ xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"
+ xmlns:v="urn:schemas-microsoft-com:vml"><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing>
+ <wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">
+ <wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="margin"><wp:align>center</wp:align></wp:positionH>
+ <wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="4000000" cy="500000"/>
+ <wp:wrapTopAndBottom/><wp:docPr id="{id}" name="文本框 {id}"/><a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">
+ <wps:wsp><wps:spPr><a:prstGeom prst="rect"/></wps:spPr><wps:txbx><w:txbxContent>{body}</w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>
+ </a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>
+ <mc:Fallback><w:pict><v:rect style="width:315pt;height:40pt"><v:textbox><w:txbxContent>{body}</w:txbxContent></v:textbox></v:rect></w:pict></mc:Fallback>
+ </mc:AlternateContent></w:r>"""
+
+
+def _text_box(document, lines: list[str], box_id: int = 1):
+    """A paragraph anchoring a text box that holds ``lines`` (Word writes it twice: the drawing
+    and a VML fallback for old readers)."""
+    body = "".join(f'<w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:rPr><w:b/></w:rPr><w:t>{line}</w:t></w:r></w:p>' for line in lines)
+    paragraph = document.add_paragraph()
+    paragraph._p.append(_xml(_TEXT_BOX.format(ns=_WNS, id=box_id, body=body)))
+    return paragraph
+
+
+JUDGMENT_COURT = "江临市北塘区人民法院"
+JUDGMENT_TITLE = "民事判决书"
+JUDGMENT_NUMBER = "（2025）江0105民初2187号"
+# (unit label, [paragraph, as its lines joined by soft breaks]); every name and fact invented.
+JUDGMENT = [
+    ("当事人", [
+        ["原告：江临市北塘区示范家电经营部，住所地江临市北塘区滨河路18号。",
+         "经营者：尤某某，男，1979年6月2日出生，汉族。",
+         "委托诉讼代理人：容某，江临市示范律师事务所律师。"],
+        ["被告：江临示范物流有限公司，住所地江临市北塘区港城大道66号。",
+         "法定代表人：阙某某，该公司总经理。"],
+    ]),
+    ("审理经过", [
+        ["原告江临市北塘区示范家电经营部与被告江临示范物流有限公司运输合同纠纷一案，本院于2025年4月8日立案后，依法适用简易程序，公开开庭进行了审理。原告的委托诉讼代理人容某、被告的法定代表人阙某某到庭参加诉讼。本案现已审理终结。"],
+    ]),
+    ("诉讼请求", [
+        ["原告向本院提出诉讼请求：",
+         "1.判令被告赔偿货物损失人民币36,800元；",
+         "2.本案诉讼费用由被告负担。"],
+        ["事实和理由：2025年1月10日，原告委托被告将冰箱二十台自江临市运至示范县，运到后发现其中八台箱体破损，被告至今未予赔偿。"],
+    ]),
+    ("答辩", [
+        ["被告辩称，货物破损系原告包装不当所致，被告不应承担赔偿责任；即便承担，也应以保价金额为限。"],
+    ]),
+    ("事实", [
+        ["本院经审理认定事实如下：2025年1月10日，原告与被告签订《货物运输合同》一份，约定被告承运冰箱二十台，运费2,400元，原告未办理保价。同月12日货物运抵示范县，收货人签收时在运单上注明八台箱体破损。"],
+    ]),
+    ("本院认为", [
+        ["本院认为，承运人对运输过程中货物的毁损、灭失承担赔偿责任，但承运人证明货物的毁损、灭失是因包装不符合约定造成的除外。被告未能证明货物破损系原告包装不当所致，应当承担赔偿责任。原告主张的损失金额有购货发票为证，本院予以确认。"],
+    ]),
+    ("判决主文", [
+        ["依照《中华人民共和国民法典》第八百三十二条规定，判决如下：",
+         "一、被告江临示范物流有限公司于本判决生效之日起十日内赔偿原告江临市北塘区示范家电经营部货物损失36,800元；",
+         "二、驳回原告的其他诉讼请求。"],
+        ["案件受理费减半收取计360元，由被告负担。"],
+    ]),
+    ("尾部", [
+        ["如不服本判决，可以在判决书送达之日起十五日内，向本院递交上诉状，并按对方当事人的人数提出副本，上诉于江临市中级人民法院。"],
+        ["审判员　邬某某", "二〇二五年六月十六日", "书记员　濮某"],
+    ]),
+]
+
+
+# sections whose first paragraph the clerk typed on in the previous one, after a soft break
+JUDGMENT_SOFT_JOINED = {"审理经过", "答辩", "本院认为", "尾部"}
+
+
+def judgment_docx() -> None:
+    """A judgment as a court's Word template makes it: the court's name in a text box, the case
+    number in the running header and a PAGE field in the footer, parties and signatures as
+    lines of one paragraph separated by soft breaks."""
+    from docx import Document
+
+    document = Document()
+    _header_footer(document, f"{JUDGMENT_COURT}　{JUDGMENT_NUMBER}")
+    _text_box(document, [JUDGMENT_COURT])
+    document.add_paragraph(JUDGMENT_TITLE)
+    document.add_paragraph(JUDGMENT_NUMBER)
+    units: list[Unit] = []
+    written: list[list[str]] = []
+    for label, paragraphs in JUDGMENT:
+        units.append(Unit([label], [line for lines in paragraphs for line in lines]))
+        if label in JUDGMENT_SOFT_JOINED:  # typed after a Shift+Enter at the end of the previous paragraph
+            written[-1] += paragraphs[0]
+            paragraphs = paragraphs[1:]
+        written += [list(lines) for lines in paragraphs]
+    for lines in written:
+        _soft_lines(document, lines)
+    _save_docx(document, "judgment_示范民事判决书_文本框页眉软回车.docx")
+    write_gold("judgment_示范民事判决书_文本框页眉软回车.docx", "judgment", units)
+
+
+PROPERTY_TITLE = "江临市住宅物业管理条例"
+# (chapter, [(section or None, [(article text, [further paragraphs], [items])])]); all invented.
+PROPERTY = [
+    ("总则", [(None, [
+        ("为了规范住宅物业管理活动，维护业主和物业服务人的合法权益，营造安全、整洁、文明的居住环境，制定本条例。", [], []),
+        ("本市行政区域内住宅物业的管理、服务、使用及其监督活动，适用本条例。", ["非住宅物业的管理，参照本条例执行。"], []),
+        ("市住房和城乡建设主管部门负责全市物业管理活动的监督管理工作。", [], []),
+    ])]),
+    ("业主和业主组织", [
+        ("业主", [
+            ("房屋的所有权人为业主。业主在物业管理活动中享有下列权利：", [], ["按照物业服务合同的约定，接受物业服务人提供的服务；", "提议召开业主大会会议，并就物业管理的有关事项提出建议；", "监督物业服务人履行物业服务合同。"]),
+            ("业主应当遵守管理规约，按时交纳物业费。", [], []),
+        ]),
+        ("业主大会和业主委员会", [
+            ("一个物业管理区域成立一个业主大会。业主大会由物业管理区域内的全体业主组成。", [], []),
+            ("业主委员会由业主大会选举产生，对业主大会负责。", ["业主委员会委员实行任期制，每届任期不超过五年。"], []),
+        ]),
+    ]),
+    ("物业服务", [(None, [
+        ("物业服务人应当按照物业服务合同的约定提供服务，并在物业管理区域内显著位置公示服务内容、服务标准和收费标准。", [], []),
+        ("物业服务人不得采取停止供电、供水、供热、供燃气等方式催交物业费。", [], []),
+    ])]),
+    ("附则", [(None, [
+        ("本条例自2026年7月1日起施行。", [], []),
+    ])]),
+]
+
+# One multilevel list for the whole law, as a drafting template sets it up: 章 bound to Heading 1,
+# 节 to Heading 2, 条 to the 法条 style and numbered through the chapters (lvlRestart 0), 项 under
+# each article restarting with it.
+PROPERTY_NUMBERING_XML = """
+<w:numbering xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+ <w:abstractNum w:abstractNumId="60">
+  <w:multiLevelType w:val="multilevel"/>
+  <w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:pStyle w:val="Heading1"/><w:lvlText w:val="第%1章"/><w:suff w:val="space"/></w:lvl>
+  <w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:pStyle w:val="Heading2"/><w:lvlText w:val="第%2节"/><w:suff w:val="space"/></w:lvl>
+  <w:lvl w:ilvl="2"><w:start w:val="1"/><w:lvlRestart w:val="0"/><w:numFmt w:val="chineseCounting"/><w:pStyle w:val="LawArticle"/><w:lvlText w:val="第%3条"/><w:suff w:val="space"/></w:lvl>
+  <w:lvl w:ilvl="3"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:lvlText w:val="（%4）"/><w:suff w:val="nothing"/></w:lvl>
+ </w:abstractNum>
+ <w:num w:numId="60"><w:abstractNumId w:val="60"/></w:num>
+</w:numbering>
+"""
+
+
+def _bind_style(document, style_name: str, ilvl: int, num_id: int = 60) -> None:
+    """The paragraph style carries the list (numPr in its pPr), as Word's 'link level to style' sets it."""
+    style = document.styles[style_name]
+    style.element.get_or_add_pPr().append(_xml(
+        f'<w:numPr {_WNS}><w:ilvl w:val="{ilvl}"/><w:numId w:val="{num_id}"/></w:numPr>'))
+
+
+def statute_heading_list_docx() -> None:
+    """A law whose 章/节/条 labels are all Word's: no 第X章 or 第X条 is typed in any run."""
+    from docx import Document
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document = Document()
+    _install_numbering(document, PROPERTY_NUMBERING_XML)
+    article_style = document.styles.add_style("LawArticle", WD_STYLE_TYPE.PARAGRAPH)
+    article_style.name = "法条"
+    article_style.base_style = document.styles["Normal"]
+    _bind_style(document, "Heading 1", 0)
+    _bind_style(document, "Heading 2", 1)
+    _bind_style(document, "法条", 2)
+    document.add_paragraph(PROPERTY_TITLE, style="Title")
+    document.add_paragraph("（2026年3月28日江临市第十七届人民代表大会常务委员会第二十次会议通过）")
+    units: list[Unit] = []
+    article = 0
+    for c, (chapter, sections) in enumerate(PROPERTY, start=1):
+        chapter_label = f"第{cn(c)}章 {chapter}"
+        document.add_heading(chapter, level=1)
+        if units:
+            units[-1].lines.append(f"# {chapter_label}")
+        for n, (section, articles) in enumerate(sections, start=1):
+            path = [chapter_label]
+            if section:
+                section_label = f"第{cn(n)}节 {section}"
+                document.add_heading(section, level=2)
+                if units:
+                    units[-1].lines.append(f"## {section_label}")
+                path.append(section_label)
+            for text, paragraphs, items in articles:
+                article += 1
+                label = f"第{cn(article)}条"
+                document.add_paragraph(text, style="法条")
+                units.append(Unit([*path, label], [f"{label} {text}"]))
+                for index, item in enumerate(items, start=1):
+                    _numbered(document.add_paragraph(item), 60, 3)
+                    units[-1].lines.append(f"（{cn(index)}）{item}")
+                for paragraph in paragraphs:
+                    document.add_paragraph(paragraph)
+                    units[-1].lines.append(paragraph)
+    _save_docx(document, "statute_江临市住宅物业管理条例_标题样式自动编号.docx")
+    write_gold("statute_江临市住宅物业管理条例_标题样式自动编号.docx", "statute", units)
+
+
+LAB3_TITLE = "江临市第一人民医院检验报告单"
+LAB3_PATIENT = [("姓名", "龚某某"), ("性别", "女"), ("年龄", "46岁"), ("住院号", "2025110862"),
+                ("科室", "内分泌科"), ("床号", "12"), ("临床诊断", "2型糖尿病；高脂血症")]
+LAB3_BY_PANEL = LAB_PANELS[4:9]  # one Word table per panel
+LAB3_ONE_TABLE = LAB_PANELS[9:14]  # one table, each panel opened by a row spanning all columns
+LAB3_ONE_TABLE_COLUMNS = ("标本", "项目名称", "结果", "单位", "参考区间")
+
+
+def _header_row(row) -> None:
+    """Mark a table row as the header Word repeats at the top of each page (w:tblHeader)."""
+    row._tr.get_or_add_trPr().append(_xml(f"<w:tblHeader {_WNS}/>"))
+
+
+def _vmerge(cells) -> None:
+    """Merge ``cells`` (one column, consecutive rows) vertically, the first cell's text kept."""
+    cells[0].merge(cells[-1])
+
+
+def lab_three_layouts_docx() -> None:
+    """One patient's report in the layouts lab systems export to Word: the patient block as a
+    2-column 字段/值 table; five panels one table each (named by a bold paragraph above, the
+    column header a repeating header row, the longest table's header repeated where the
+    printout broke the page); five more panels in one table, each opened by a row spanning all
+    columns, the specimen cell merged down the panel's rows."""
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph().add_run(LAB3_TITLE).bold = True
+    patient = document.add_table(rows=0, cols=2)
+    patient.style = "Table Grid"
+    head = []
+    for field_name, value in LAB3_PATIENT:
+        cells = patient.add_row().cells
+        cells[0].text, cells[1].text = field_name, value
+        head.append(f"{field_name}\t{value}")
+    units: list[Unit] = []
+    for index, (panel, specimen, items) in enumerate(LAB3_BY_PANEL):
+        lines = head if index == 0 else []
+        head = []
+        document.add_paragraph().add_run(panel).bold = True
+        lines.append(panel)
+        table = document.add_table(rows=0, cols=len(LAB_COLUMNS))
+        table.style = "Table Grid"
+        header = table.add_row()
+        _header_row(header)
+        for cell, name in zip(header.cells, LAB_COLUMNS):
+            cell.text = name
+        lines.append("\t".join(LAB_COLUMNS))
+        for number, item in enumerate(items):
+            if number and number == len(items) // 2 and len(items) >= 5:  # a page break: the header printed again
+                for cell, name in zip(table.add_row().cells, LAB_COLUMNS):  # the reader drops the copy
+                    cell.text = name
+            for cell, value in zip(table.add_row().cells, item):
+                cell.text = value
+            lines.append("\t".join(item))
+        footer = _lab_times(index) + "　检验者：岑某　审核者：蒯某某"
+        document.add_paragraph(footer)
+        lines.append(footer)
+        units.append(Unit([panel], lines))
+    width = len(LAB3_ONE_TABLE_COLUMNS)
+    table = document.add_table(rows=0, cols=width)
+    table.style = "Table Grid"
+    header = table.add_row()
+    _header_row(header)
+    for cell, name in zip(header.cells, LAB3_ONE_TABLE_COLUMNS):
+        cell.text = name
+    units[-1].lines.append("\t".join(LAB3_ONE_TABLE_COLUMNS))
+    for panel, specimen, items in LAB3_ONE_TABLE:
+        title = table.add_row().cells
+        title[0].merge(title[-1]).text = panel
+        rows = [table.add_row().cells for _ in items]
+        for cells, (name, _code, result, flag, unit, reference) in zip(rows, items):
+            for cell, value in zip(cells[1:], (name, f"{result} {flag}".strip(), unit, reference)):
+                cell.text = value
+        _vmerge([cells[0] for cells in rows])
+        rows[0][0].text = specimen
+        lines = [panel] + [
+            "\t".join(((specimen if i == 0 else ""), name, f"{result} {flag}".strip(), unit, reference))
+            for i, (name, _code, result, flag, unit, reference) in enumerate(items)
+        ]
+        units.append(Unit([panel], lines))
+    _save_docx(document, "lab_示范检验报告单_三种表格.docx")
+    write_gold("lab_示范检验报告单_三种表格.docx", "lab_report", units)
+
+
+EMR_HOSPITAL = "江临市第三人民医院"
+EMR_PATIENT = ["姓名：滕某某　性别：男　年龄：67岁　住院号：2025090331", "科室：心血管内科　床号：08　入院时间：2025-09-03 09:40"]
+# (section name, how Word sets it, [paragraphs]); "bold": the name a bold run, the colon a plain run
+# of its own, the text after it on the line; "heading": a Heading 2 paragraph, the colon a run of
+# its own; "bold-alone": a bold name and a plain colon alone on the line. Every fact invented.
+EMR = [
+    ("主诉", "bold", ["反复胸闷、气促2年，加重伴双下肢水肿5天。"]),
+    ("现病史", "bold", ["患者2年前起活动后出现胸闷、气促，休息后可缓解，未系统诊治。5天前受凉后上述症状加重，夜间不能平卧，伴双下肢水肿、尿量减少，为进一步诊治来我院。"]),
+    ("既往史", "bold", ["高血压病史15年，血压最高180/100mmHg，平素口服氨氯地平，血压控制不详。否认糖尿病史。"]),
+    ("个人史", "bold", ["生于原籍，吸烟40年，每日约20支，已戒烟2年。少量饮酒。"]),
+    ("家族史", "bold", ["父亲患高血压，已故。否认家族遗传病史。"]),
+    ("体格检查", "heading", ["T 36.4℃，P 104次/分，R 24次/分，BP 158/92mmHg。神志清楚，半卧位，口唇轻度发绀。双肺底可闻及湿啰音。心界向左下扩大，心率104次/分，律不齐。双下肢凹陷性水肿。"]),
+    ("心功能评估", "bold-alone", ["NYHA心功能分级Ⅲ级。"]),
+    ("辅助检查", "heading", ["心电图：心房颤动，心室率约110次/分。", "胸部X线：心影增大，双肺淤血。"]),
+    ("初步诊断", "heading", ["1.慢性心力衰竭急性加重", "2.心房颤动", "3.高血压3级（很高危）"]),
+    ("诊疗计划", "bold", ["完善心脏超声、BNP等检查，予利尿、控制心室率、抗凝等治疗。"]),
+]
+
+
+def _bold_name(document, name: str, text: str | None):
+    """A paragraph whose section name is a bold run and whose colon is a plain run of its own."""
+    paragraph = document.add_paragraph()
+    paragraph.add_run(name).bold = True
+    paragraph.add_run("：")
+    if text is not None:
+        paragraph.add_run(text)
+    return paragraph
+
+
+def medical_record_docx() -> None:
+    """An admission record as a hospital's Word template writes it: section names in bold runs
+    with the colon typed in plain after them, or as Heading 2 paragraphs, the hospital's name in
+    the running header."""
+    from docx import Document
+
+    document = Document()
+    _header_footer(document, EMR_HOSPITAL)
+    document.add_heading("入院记录", level=1)
+    for line in EMR_PATIENT:
+        document.add_paragraph(line)
+    units: list[Unit] = []
+    for name, how, paragraphs in EMR:
+        if how == "bold":
+            _bold_name(document, name, paragraphs[0])
+            lines = [f"{name}：{paragraphs[0]}"] + paragraphs[1:]
+            rest = paragraphs[1:]
+        elif how == "bold-alone":
+            _bold_name(document, name, None)
+            lines, rest = [f"{name}："] + paragraphs, paragraphs
+        else:
+            document.add_heading(name, level=2).add_run("：")
+            lines, rest = [f"## {name}："] + paragraphs, paragraphs
+        for paragraph in rest:
+            document.add_paragraph(paragraph)
+        units.append(Unit([name], lines))
+    document.add_paragraph("医师签名：沈某某　2025-09-03 15:20")
+    units[-1].lines.append("医师签名：沈某某　2025-09-03 15:20")
+    _save_docx(document, "emr_入院记录_粗体标题分开冒号.docx")
+    write_gold("emr_入院记录_粗体标题分开冒号.docx", "medical_record", units)
+
+
+REPAIR_TITLE = "医疗设备维修服务合同"
+REPAIR_PARTIES = ["甲方（委托方）：江临市第五人民医院", "乙方（服务方）：江临示范医疗设备技术有限公司"]
+REPAIR_PREAMBLE = "根据《中华人民共和国民法典》及有关法律法规，甲乙双方经协商一致，就医疗设备维修服务事宜订立本合同。"
+# (clause title, [body paragraphs]); every term invented.
+REPAIR_CLAUSES = [
+    ("服务范围", ["1.1 乙方负责甲方放射科、检验科所列医疗设备的日常维护、故障维修和定期保养。", "1.2 设备明细见附件一。"]),
+    ("服务期限", ["本合同服务期限为一年，自2026年1月1日起至2026年12月31日止。"]),
+    ("响应时间", ["2.1 乙方接到甲方报修后，应当在两小时内响应，二十四小时内到达现场。", "2.2 重大故障应当在七十二小时内修复或者提供备用设备。"]),
+    ("服务费用及支付", ["本合同服务费总额为人民币壹拾贰万元整，按季度平均支付，甲方于每季度首月十五日前支付当季费用。"]),
+    ("双方责任", ["甲方应当为乙方提供必要的工作条件；乙方应当遵守甲方的院内管理制度。"]),
+    ("违约责任", ["乙方未按约定时间响应或者修复的，每逾期一日，按当季服务费的百分之一向甲方支付违约金。"]),
+    ("争议解决", ["因本合同引起的争议，双方协商解决；协商不成的，向甲方所在地人民法院提起诉讼。"]),
+    ("其他", ["本合同一式四份，甲乙双方各执两份，自双方签字盖章之日起生效。"]),
+]
+REPAIR_SIGNATURE = [("甲方（盖章）：", "乙方（盖章）："), ("法定代表人或授权代表：", "法定代表人或授权代表："),
+                    ("签订日期：2025年12月20日", "签订日期：2025年12月20日")]
+REPAIR_ANNEX = [("序号", "设备名称", "型号", "数量"), ("1", "数字化X射线摄影系统", "DX-500", "2"),
+                ("2", "全自动生化分析仪", "BC-800", "1"), ("3", "血细胞分析仪", "HA-60", "3")]
+
+
+def _outline_level(paragraph, level: int) -> None:
+    """Set an outline level on the paragraph itself (Word's 段落 > 大纲级别), its style left Normal."""
+    paragraph._p.get_or_add_pPr().append(_xml(f'<w:outlineLvl {_WNS} w:val="{level}"/>'))
+
+
+def contract_outline_docx() -> None:
+    """A contract whose clause titles are Normal paragraphs given outline level 1 in the paragraph
+    dialog (so Word's navigation pane lists them), signed in a two-column table."""
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph(REPAIR_TITLE, style="Title")
+    for line in REPAIR_PARTIES:
+        document.add_paragraph(line)
+    document.add_paragraph(REPAIR_PREAMBLE)
+    units: list[Unit] = []
+    for number, (title, body) in enumerate(REPAIR_CLAUSES, start=1):
+        label = f"第{cn(number)}条"
+        heading = document.add_paragraph(f"{label} {title}")
+        _outline_level(heading, 0)
+        for paragraph in body:
+            document.add_paragraph(paragraph)
+        units.append(Unit([label], [f"# {label} {title}", *body]))
+    table = document.add_table(rows=0, cols=2)
+    for left, right in REPAIR_SIGNATURE:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = left, right
+    units.append(Unit([], [f"{left}\t{right}" for left, right in REPAIR_SIGNATURE]))
+    document.add_page_break()
+    document.add_paragraph("附件一：维修设备清单")
+    annex = document.add_table(rows=0, cols=len(REPAIR_ANNEX[0]))
+    annex.style = "Table Grid"
+    for row in REPAIR_ANNEX:
+        for cell, value in zip(annex.add_row().cells, row):
+            cell.text = value
+    units.append(Unit(["附件一"], ["附件一：维修设备清单", *("\t".join(row) for row in REPAIR_ANNEX)]))
+    _save_docx(document, "contract_医疗设备维修服务合同_大纲级别签署表.docx")
+    write_gold("contract_医疗设备维修服务合同_大纲级别签署表.docx", "contract", units)
+
+
+LAB_GROUPED = LAB_PANELS[15:]  # the last two one item each: their cells are not merged
+LAB_GROUPED_COLUMNS = ("检验组合", "项目名称", "结果", "单位", "参考区间")
+
+
+def lab_grouped_column_docx() -> None:
+    """Ten panels in one table whose first column names the panel, the cell merged down over
+    the panel's rows (a one-item panel's cell is not merged); the header row is marked to repeat
+    and is repeated by hand too, where a converted printout broke the page."""
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph(LAB3_TITLE)
+    document.add_paragraph("姓名：蓝某某　性别：女　年龄：71岁　住院号：2025120415　科室：老年医学科")
+    table = document.add_table(rows=0, cols=len(LAB_GROUPED_COLUMNS))
+    table.style = "Table Grid"
+    header = table.add_row()
+    _header_row(header)
+    for cell, name in zip(header.cells, LAB_GROUPED_COLUMNS):
+        cell.text = name
+    units: list[Unit] = []
+    for index, (panel, _specimen, items) in enumerate(LAB_GROUPED):
+        if index == len(LAB_GROUPED) // 2:
+            for cell, name in zip(table.add_row().cells, LAB_GROUPED_COLUMNS):
+                cell.text = name
+        rows = [table.add_row().cells for _ in items]
+        for cells, (name, _code, result, flag, unit, reference) in zip(rows, items):
+            for cell, value in zip(cells[1:], (name, f"{result} {flag}".strip(), unit, reference)):
+                cell.text = value
+        if len(rows) > 1:
+            _vmerge([cells[0] for cells in rows])
+        rows[0][0].text = panel
+        # the reader writes the panel's name as a caption row above the items
+        units.append(Unit([panel], [panel] + [
+            "\t".join(("", name, f"{result} {flag}".strip(), unit, reference))
+            for name, _code, result, flag, unit, reference in items]))
+    _save_docx(document, "lab_示范检验报告单_组合列合并.docx")
+    write_gold("lab_示范检验报告单_组合列合并.docx", "lab_report", units)
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     regulation_pdf()
@@ -956,6 +1441,12 @@ def main() -> None:
     statute_numbered_docx()
     lab_panels_docx()
     lab_one_table_docx()
+    judgment_docx()
+    statute_heading_list_docx()
+    lab_three_layouts_docx()
+    medical_record_docx()
+    contract_outline_docx()
+    lab_grouped_column_docx()
 
 
 if __name__ == "__main__":

@@ -166,11 +166,13 @@ def relaid_name(name: str, variant: str) -> str:
 
 
 def _blocks(text: str) -> list[tuple[str, object]]:
-    """The text as ("heading", (level, text)), ("table", rows) and ("para", line) blocks;
-    a run of consecutive tab-separated lines is one table."""
+    """The text as ("heading", (level, text)), ("table", rows), ("para", line) and ("blank", None)
+    blocks; a run of consecutive tab-separated lines is one table, a run of blank lines one blank."""
     blocks: list[tuple[str, object]] = []
     for line in _lines(text):
         if not line.strip():
+            if blocks and blocks[-1][0] != "blank":
+                blocks.append(("blank", None))
             continue
         heading = _MARKDOWN_HEADING.match(line)
         if heading:
@@ -188,7 +190,8 @@ def _blocks(text: str) -> list[tuple[str, object]]:
 def to_docx(text: str, heading_styles: bool = True, tables: bool = False) -> bytes:
     """Saved to DOCX from Word: Markdown headings as Heading N paragraphs (or, without heading
     styles, as plain paragraphs of their text); tab-separated rows as one Word table per run
-    (or, without tables, as paragraphs keeping their tabs)."""
+    (or, without tables, as paragraphs keeping their tabs); blank lines as one empty paragraph,
+    as a typist presses Enter twice."""
     import docx
 
     document = docx.Document()
@@ -208,6 +211,8 @@ def to_docx(text: str, heading_styles: bool = True, tables: bool = False) -> byt
         elif kind == "table":
             for row in value:
                 document.add_paragraph("\t".join(row))
+        elif kind == "blank":
+            document.add_paragraph()
         else:
             document.add_paragraph(value)
     buffer = io.BytesIO()
@@ -263,6 +268,8 @@ def to_pdf(text: str) -> bytes:
         pdf.drawString(x, y, line)
 
     for kind, value in _blocks(text):
+        if kind == "blank":  # the printed page shows no gap a text extraction keeps
+            continue
         if kind == "heading":
             draw(value[1], 14, left + 40)
             y -= 24

@@ -119,7 +119,8 @@ def test_heading_styles_and_title():
     doc = read_document(STATUTE)
     headings = [(doc.text[b.start : b.end], b.level) for b in doc.blocks if b.kind == "heading"]
     assert headings[0] == ("示例市公共数据开放管理办法", None)
-    assert headings[1:] == [(c, 1) for c in ("第一章 总则", "第二章 开放目录", "第三章 开放平台", "第四章 法律责任", "第五章 附则")]
+    # Heading 1 is written with its Markdown mark; the Title style has no depth and no mark
+    assert headings[1:] == [(f"# {c}", 1) for c in ("第一章 总则", "第二章 开放目录", "第三章 开放平台", "第四章 法律责任", "第五章 附则")]
     assert doc.title == "示例市公共数据开放管理办法"
     assert doc.pages == [] and all(b.page is None for b in doc.blocks)  # no explicit page breaks
     assert sum(bool(re.match(r"第.{1,3}条", l)) for l in _lines(doc.text)) == 15
@@ -259,7 +260,7 @@ def test_real_statute_docx_articles_start_lines():
 
 def test_real_lease_contract_numbering_and_tables():
     doc = read_document(_shared("contract_lease_商铺租赁合同_real.docx"))
-    clauses = [b for b in doc.blocks if b.kind == "heading" and re.match(r"^第.+?条、", doc.text[b.start : b.end])]
+    clauses = [b for b in doc.blocks if b.kind == "heading" and re.match(r"^### 第.+?条、", doc.text[b.start : b.end])]
     assert len(clauses) == 15 and all(b.level == 3 for b in clauses)
     assert "\n2）甲方未按本合同第五条规定" in doc.text  # Word numbering (start 2, suff nothing) made visible
     tables = [b for b in doc.blocks if b.kind == "table"]
@@ -277,7 +278,7 @@ def test_statute_articles_numbered_by_a_paragraph_style_list():
     assert "（一）具有完全民事行为能力；" in lines and "（一）机关、学校、医院；" in lines  # items restart per article
     assert "军队、警用犬只的管理，不适用本规定。" in lines  # an unnumbered 款 keeps its text as written
     chapters = [b for b in doc.blocks if b.kind == "heading" and b.level == 2]
-    assert [doc.text[b.start : b.end] for b in chapters] == ["第一章 总则", "第二章 养犬登记", "第三章 养犬行为规范", "第四章 附则"]
+    assert [doc.text[b.start : b.end] for b in chapters] == ["## 第一章 总则", "## 第二章 养犬登记", "## 第三章 养犬行为规范", "## 第四章 附则"]
 
 
 def test_word_table_of_contents_is_marked():
@@ -356,7 +357,7 @@ def test_package_without_styles_part_uses_the_default_styles():
         return data
 
     doc = read_docx(_rewritten(STATUTE, drop_styles), "nostyles.docx")
-    assert doc.text == read_docx(STATUTE.read_bytes(), "styled.docx").text
+    assert doc.text == re.sub(r"(?m)^# ", "", read_docx(STATUTE.read_bytes(), "styled.docx").text)  # no heading marks
     assert {kind for _, kind, _, _ in _texts_and_kinds(doc)} == {"paragraph"}
 
 
@@ -372,3 +373,177 @@ def test_package_naming_no_main_document_or_another_kind():
     missing = _rewritten(STATUTE, lambda n, d: None if n == "word/numbering.xml" else d)
     with pytest.raises(ReadError, match="corrupt DOCX: the package has no part /word/numbering.xml"):
         read_docx(missing, "missing.docx")
+
+
+# ---------------------------------------------------------------- Word's own means of structure (round five)
+
+
+def _office(name: str):
+    return read_document(OFFICE / name)
+
+
+def test_headings_written_with_their_markdown_depth_the_first_line_without():
+    doc = _office("statute_江临市住宅物业管理条例_标题样式自动编号.docx")
+    lines = _lines(doc.text)
+    assert lines[0] == "江临市住宅物业管理条例" and doc.title == "江临市住宅物业管理条例"
+    # 章 and 节 come from Heading 1/2 bound to the list, 条 from a style bound to its third level
+    assert "# 第二章 业主和业主组织" in lines and "## 第一节 业主" in lines and "## 第二节 业主大会和业主委员会" in lines
+    assert [l.split(" ", 1)[0] for l in lines if l.startswith("第")] == [f"第{n}条" for n in "一二三四五六七八九十"]
+    headings = [(doc.text[b.start : b.end].split(" ", 1)[0], b.level) for b in doc.blocks if b.kind == "heading"]
+    assert headings[0] == ("江临市住宅物业管理条例", None)  # the Title style: a heading without depth
+    assert headings[1:4] == [("#", 1), ("#", 1), ("##", 2)]
+
+
+def test_a_heading_that_opens_the_document_is_its_title_and_takes_no_marks():
+    from docx import Document
+
+    document = Document()
+    document.add_heading("示范合同", level=2)
+    document.add_heading("第一条 标的", level=2)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "title.docx")
+    assert _lines(doc.text) == ["示范合同", "## 第一条 标的"] and doc.title == "示范合同"
+
+
+def test_outline_level_on_a_body_paragraph_is_a_heading_depth():
+    lines = _lines(_office("contract_医疗设备维修服务合同_大纲级别签署表.docx").text)
+    assert "# 第一条 服务范围" in lines and "1.1 乙方负责甲方放射科、检验科所列医疗设备的日常维护、故障维修和定期保养。" in lines
+    assert "甲方（盖章）：\t乙方（盖章）：" in lines  # the signature table: one row a line, cells tab-separated
+
+
+def test_soft_line_breaks_end_lines_and_text_boxes_are_read_once():
+    doc = _office("judgment_示范民事判决书_文本框页眉软回车.docx")
+    lines = _lines(doc.text)
+    assert lines[:3] == ["江临市北塘区人民法院", "民事判决书", "（2025）江0105民初2187号"]  # the text box, once
+    assert doc.text.count("江临市北塘区人民法院") == 1
+    assert "经营者：尤某某，男，1979年6月2日出生，汉族。" in lines  # after a soft break in the parties' paragraph
+    assert any(l.startswith("被告辩称，") for l in lines) and any(l.startswith("本院认为，") for l in lines)
+    assert "第 1 页" not in doc.text  # header and footer parts are page furniture, not read
+
+
+def test_soft_break_inside_a_table_cell_stays_a_space():
+    from docx import Document
+
+    document = Document()
+    cell = document.add_table(rows=1, cols=2).cell(0, 0)
+    cell.paragraphs[0].add_run("Line one").add_break()
+    cell.paragraphs[0].add_run("line two")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert read_docx(buffer.getvalue(), "cell.docx").text == "Line one line two\t"
+
+
+def test_text_box_in_vml_only_is_read_and_nested_box_once():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    inner = f'<w:p><w:r><w:pict><v:rect><v:textbox><w:txbxContent><w:p><w:r><w:t>内框</w:t></w:r></w:p></w:txbxContent></v:textbox></v:rect></w:pict></w:r></w:p>'
+    run = (f'<w:r xmlns:w="{W}" xmlns:v="urn:schemas-microsoft-com:vml"><w:pict><v:rect><v:textbox><w:txbxContent>'
+           f'<w:p><w:r><w:t>外框</w:t></w:r></w:p>{inner}</w:txbxContent></v:textbox></v:rect></w:pict></w:r>')
+    document = Document()
+    paragraph = document.add_paragraph("正文")
+    paragraph._p.append(parse_xml(run))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert _lines(read_docx(buffer.getvalue(), "vml.docx").text) == ["外框", "内框", "正文"]
+
+
+def test_bold_name_keeps_the_line_bold_when_its_colon_is_a_plain_run():
+    doc = _office("emr_入院记录_粗体标题分开冒号.docx")
+    styles = {doc.text[b.start : b.end]: b.style for b in doc.blocks}
+    assert styles["心功能评估："] == "bold"
+    assert styles["主诉：反复胸闷、气促2年，加重伴双下肢水肿5天。"] is None  # its text is plain
+
+
+def test_a_column_merged_down_over_its_rows_becomes_their_caption():
+    doc = _office("lab_示范检验报告单_组合列合并.docx")
+    lines = _lines(doc.text)
+    at = lines.index("甲状腺功能")
+    assert lines[at + 1].startswith("\t游离三碘甲状腺原氨酸\t")
+    assert lines[lines.index("G试验") + 1].startswith("\t")  # a one-row panel's unmerged cell is a caption too
+    assert lines.count("检验组合\t项目名称\t结果\t单位\t参考区间") == 1  # the repeat of the marked header row dropped
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert table.rows[0].is_header and not table.rows[1].is_header
+
+
+def test_a_merged_column_beside_spanning_caption_rows_stays_data():
+    lines = _lines(_office("lab_示范检验报告单_三种表格.docx").text)
+    assert "血清\t总胆固醇\t4.12\tmmol/L\t<5.2" in lines and "血清" not in lines  # the specimen, not a caption
+    assert lines.count("项目名称\t代号\t结果\t提示\t单位\t参考区间") == 5  # one per table; the page-break copy dropped
+
+
+def test_empty_paragraphs_are_one_blank_line_between_lines_only():
+    from docx import Document
+
+    document = Document()
+    for text in ("", "手术日期：", "", "", "2023-09-07", ""):
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "blank.docx")
+    assert doc.text == "手术日期：\n\n2023-09-07"
+    assert [doc.text[b.start : b.end] for b in doc.blocks] == ["手术日期：", "2023-09-07"]
+
+
+def test_a_rendering_to_docx_keeps_blank_lines_as_empty_paragraphs():
+    from relayout import to_docx
+
+    text = "第一条　甲。\n\n\n第二条　乙。\n项目\t结果\n\n白细胞\t5.1\n"
+    assert read_docx(to_docx(text, tables=True), "r.docx").text == "第一条 甲。\n\n第二条 乙。\n项目\t结果\n\n白细胞\t5.1"
+
+
+def test_text_box_in_a_table_cell_is_read_once():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    box = "<w:txbxContent><w:p><w:r><w:t>框内</w:t></w:r></w:p></w:txbxContent>"
+    run = (f'<w:r xmlns:w="{W}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:AlternateContent>'
+           f'<mc:Choice Requires="wps"><w:drawing>{box}</w:drawing></mc:Choice>'
+           f"<mc:Fallback><w:pict>{box}</w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+    document = Document()
+    cell = document.add_table(rows=1, cols=2).cell(0, 0)
+    cell.paragraphs[0]._p.append(parse_xml(run))
+    cell.add_paragraph("格内")
+    document.add_paragraph("正文").runs[0]._r.addnext(parse_xml(run))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # the drawing's box, not its VML copy for old readers too; in the body the box comes first
+    assert _lines(read_docx(buffer.getvalue(), "cell.docx").text) == ["框内格内\t", "框内", "正文"]
+
+
+def test_rows_cells_and_paragraphs_inside_content_controls_and_custom_xml_are_read():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    table = document.add_table(rows=2, cols=2)
+    for row, texts in zip(table.rows, (("项目", "结果"), ("白细胞计数", "5.1"))):
+        for cell, text in zip(row.cells, texts):
+            cell.text = text
+    # a repeating section wraps the second row, a field control its first cell
+    second = table.rows[1]._tr
+    sdt = parse_xml(f'<w:sdt xmlns:w="{W}"><w:sdtPr/><w:sdtContent/></w:sdt>')
+    second.addprevious(sdt)
+    sdt[1].append(second)
+    first_cell = second.find(f"{{{W}}}tc")
+    cell_sdt = parse_xml(f'<w:sdt xmlns:w="{W}"><w:sdtContent/></w:sdt>')
+    first_cell.addprevious(cell_sdt)
+    cell_sdt[0].append(first_cell)
+    custom = parse_xml(f'<w:customXml xmlns:w="{W}" w:element="report"><w:p><w:r><w:t>备注：复查</w:t></w:r></w:p></w:customXml>')
+    document.element.body.insert(len(document.element.body) - 1, custom)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert _lines(read_docx(buffer.getvalue(), "controls.docx").text) == ["项目\t结果", "白细胞计数\t5.1", "备注：复查"]
+
+
+def test_the_old_place_of_moved_text_is_not_read():
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    paragraph = document.add_paragraph("本条例自公布之日起施行。")
+    paragraph._p.insert(0, parse_xml(f'<w:moveFrom xmlns:w="{W}" w:id="1" w:author="a"><w:r><w:t>移走的文字</w:t></w:r></w:moveFrom>'))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert read_docx(buffer.getvalue(), "moved.docx").text == "本条例自公布之日起施行。"

@@ -5,8 +5,15 @@ numbering.xml; a reader that ignores them loses the very labels the outline
 engine looks for. :class:`Numbering` recomputes each label the way Word shows
 it and the reader puts it in front of the paragraph text.
 
-Each paragraph is one line of ``Document.text``; a table is one line per row
-with tab-separated cells. Pages are known only from explicit breaks (page
+Each paragraph is one line of ``Document.text`` (a soft line break, Shift+Enter,
+ends a line too); a table is one line per row with tab-separated cells. A
+paragraph set as a heading (a Heading N style, or an outline level on it or its
+style) is written with its depth in Markdown marks (``## 第一节 …``), except the
+document's first line, its title. Text boxes are read where they are anchored;
+headers and footers (page furniture) are not read. A column whose cells are
+merged down over the rows they group (a lab's panel names) gives each group a
+caption row above it; a copy of a marked header row inside the table (a
+printout's page break) is dropped. Pages are known only from explicit breaks (page
 breaks, page-break-before, next-page section breaks): when there are any, the
 blocks and ``Document.pages`` carry page numbers counted from them, otherwise
 no page numbers are given.
@@ -43,9 +50,18 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_TAB, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:tab", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-# Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions).
-_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del")))
+W_TXBX, W_TR, W_TC = map(qn, ("w:txbxContent", "w:tr", "w:tc"))
+_WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
+# Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
+# the old place of moved text: Word shows both struck through).
+_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom")))
+# A run's children that may hold a text box: a drawing, a VML picture, or both as alternatives.
+_MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
+_SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
+_NEUTRAL = "：:　 "  # characters that neither make nor break a bold line
+MARKDOWN_DEPTHS = 6  # Markdown has six heading depths; Word's outline levels 7-9 are written as the sixth
+_MARKS = regex.compile(r"^#+ ")
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
 _TITLE_NAME = regex.compile(r"^(?:title|标题)$", regex.IGNORECASE)
 # Word's table-of-contents styles: entries "toc 1" … "toc 9" (目录 1 in a Chinese Word) and the "TOC Heading" title.
@@ -390,10 +406,35 @@ def _named_heading_level(styles: _Styles, style_id: str | None) -> int | None:
 
 @dataclass
 class _Paragraph:
-    """A paragraph's text split at explicit page breaks: pieces[i] is printed on page start+i."""
+    """A paragraph's text as the lines its soft line breaks (Shift+Enter) make, each line split
+    at explicit page breaks: lines[i][j] is printed j pages after lines[i][0]'s page; ``boxes``
+    are the text boxes anchored in it."""
 
-    pieces: list[str]
+    lines: list[list[str]]
     bold: bool
+    boxes: list = field(default_factory=list)
+
+    def flat(self) -> str:
+        """The text on one line, breaks of either kind as spaces (a table cell's text)."""
+        return " ".join(" ".join(pieces) for pieces in self.lines)
+
+
+def _box_contents(shape) -> list:
+    """The text boxes' contents under a drawing, picture or alternate content, each once."""
+    if shape.tag == _MC_ALTERNATE:
+        # Word writes a box twice, as a drawing (the choice) and a VML fallback: it shows the first that holds one
+        shape = next((option for option in shape if next(option.iter(W_TXBX), None) is not None), shape)
+    return [box for box in shape.iter(W_TXBX) if not _under(box, shape, W_TXBX)]  # a nested box is read with its own
+
+
+def _under(element, container, tag: str) -> bool:
+    """An ancestor of ``element`` below ``container`` is a ``tag`` (a text box, a fallback)."""
+    for ancestor in element.iterancestors():
+        if ancestor is container:
+            return False
+        if ancestor.tag == tag:
+            return True
+    return False
 
 
 class _Reader:
@@ -418,6 +459,8 @@ class _Reader:
     def _paragraph_text(self, p, style_id: str | None) -> _Paragraph:
         paragraph_bold = bool(_inherited(self.styles, style_id, "bold"))
         pieces = [""]
+        lines = [pieces]
+        boxes: list = []
         bold_chars = plain_chars = 0
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
@@ -433,16 +476,22 @@ class _Reader:
                 elif tag == W_CR or tag == W_BR:
                     if child.get(W_TYPE) == "page":
                         pieces.append("")
-                        continue
-                    text = " "
+                    else:  # a soft line break ends the line on screen and in print: a line of its own
+                        pieces = [""]
+                        lines.append(pieces)
+                    continue
                 elif tag == W_NO_BREAK_HYPHEN:
                     text = "-"
+                elif tag in _SHAPES:
+                    boxes += _box_contents(child)
+                    continue
                 else:
                     continue
                 pieces[-1] += text
-                count = len(text.strip())
+                # a colon typed after a bold name in a plain run of its own leaves the line bold
+                count = len(text.strip().strip(_NEUTRAL))
                 bold_chars, plain_chars = (bold_chars + count, plain_chars) if bold else (bold_chars, plain_chars + count)
-        return _Paragraph(pieces, bold_chars > 0 and plain_chars == 0)
+        return _Paragraph(lines, bold_chars > 0 and plain_chars == 0, boxes)
 
     def _numbering_label(self, ppr, style_id: str | None) -> tuple[str, str] | None:
         numpr = _child(ppr, qn("w:numPr")) if ppr is not None else None
@@ -463,16 +512,23 @@ class _Reader:
             self._next_page()
         label = self._numbering_label(ppr, style_id)
         content = self._paragraph_text(p, style_id)
-        texts = [clean_line(piece) for piece in content.pieces]
-        if label and any(texts):
-            first = next(i for i, t in enumerate(texts) if t)
-            texts[first] = clean_line(label[0]) + label[1] + texts[first]
-        fragments = []
-        for index, text in enumerate(texts):
-            if index:
-                self._next_page()
-            fragments.append(Fragment(text, self.page))
-        self._write_paragraph(fragments, style_id, ppr, content.bold)
+        for box in content.boxes:  # a text box's paragraphs are read where it is anchored, before the text
+            self.walk(box)
+        lines = [[clean_line(piece) for piece in pieces] for pieces in content.lines]
+        if not (label or content.boxes or any(map(any, lines))):  # an empty paragraph: the blank line it shows
+            self.builder.blank()
+        if label:
+            first = next(((i, j) for i, texts in enumerate(lines) for j, t in enumerate(texts) if t), None)
+            if first is not None:
+                i, j = first
+                lines[i][j] = clean_line(label[0]) + label[1] + lines[i][j]
+        for texts in lines:
+            fragments = []
+            for index, text in enumerate(texts):
+                if index:
+                    self._next_page()
+                fragments.append(Fragment(text, self.page))
+            self._write_paragraph(fragments, style_id, ppr, content.bold)
         sect = _child(ppr, qn("w:sectPr")) if ppr is not None else None
         if sect is not None and _val(sect, "w:type") != "continuous":
             self._next_page()
@@ -486,6 +542,12 @@ class _Reader:
         if _TOC_NAME.match(name):  # TOC entries repeat the headings: marked so the outline skips them
             self.builder.line(fragments, style="toc")
         elif level is not None:
+            # written as Markdown writes a heading of that depth: the rules read the marks as the
+            # heading they are, and a document's Markdown twin reads the same. The first line
+            # names the document, whatever its style: a title, which takes no depth.
+            if self.builder.blocks:
+                first = next(f for f in fragments if f.text)
+                first.text = "#" * min(level, MARKDOWN_DEPTHS) + " " + first.text
             self.builder.line(fragments, kind="heading", level=level)
         elif _TITLE_NAME.match(name):
             self.builder.line(fragments, kind="heading")
@@ -502,30 +564,40 @@ class _Reader:
     def table(self, tbl) -> None:
         rows: list[list[CellSpec]] = []
         header_rows = 0
-        for tr in tbl.iterchildren(qn("w:tr")):
-            row = []
-            for tc in tr.iterchildren(qn("w:tc")):
+        grouped = False  # a first-column cell merged down over the rows below it
+        for tr in _unwrapped(tbl, W_TR):
+            row: list[CellSpec] = []
+            for tc in _unwrapped(tr, W_TC):
                 tcpr = _child(tc, qn("w:tcPr"))
                 span = _val(tcpr, "w:gridSpan")
                 merge = _child(tcpr, qn("w:vMerge")) if tcpr is not None else None
                 continuation = merge is not None and merge.get(qn("w:val"), "continue") == "continue"
+                grouped = grouped or (continuation and not row and len(rows) > header_rows)
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
             if _is_on(_child(tr, qn("w:trPr")), "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
-        if not header_rows and looks_like_header(rows):
+        if header_rows:  # Word repeats a header row on every page itself: a copy in the body is a printout's page break
+            header = [[cell.text for cell in row] for row in rows[:header_rows]]
+            rows = rows[:header_rows] + [row for row in rows[header_rows:] if [cell.text for cell in row] not in header]
+        elif looks_like_header(rows):
             header_rows = 1
+        # rows spanning the table already caption the groups: a merged column is then data (a specimen)
+        if grouped and not any(len(row) == 1 and row[0].colspan > 1 for row in rows[header_rows:]):
+            rows = rows[:header_rows] + _group_captions(rows[header_rows:])
         self.builder.table(rows, page=self.page, header_rows=header_rows)
 
     def _cell_text(self, tc) -> str:
         """A cell's paragraphs (with their list labels) joined on one line."""
         parts = []
         for p in tc.iter(W_P):
+            if p.getparent() is not tc and _under(p, tc, _MC_FALLBACK):  # the box's copy for old readers
+                continue
             ppr = _child(p, W_PPR)
             style_id = _val(ppr, "w:pStyle") or self.default_style
             label = self._numbering_label(ppr, style_id)
-            text = clean_line(" ".join(self._paragraph_text(p, style_id).pieces))
+            text = clean_line(self._paragraph_text(p, style_id).flat())
             if text:
                 parts.append(f"{label[0]}{label[1]}{text}" if label else text)
         return clean_cell("\n".join(parts))
@@ -539,10 +611,40 @@ class _Reader:
                 self.paragraph(child)
             elif tag == W_TBL:
                 self.table(child)
-            elif tag == W_SDT:  # content controls wrap ordinary paragraphs and tables
-                content = _child(child, qn("w:sdtContent"))
-                if content is not None:
-                    self.walk(content)
+            elif tag in _WRAPPERS:  # content controls and custom XML wrap ordinary paragraphs and tables
+                self.walk(_wrapped(child))
+
+
+def _wrapped(wrapper):
+    """What a content control (its w:sdtContent) or a custom XML element holds."""
+    if wrapper.tag == W_SDT:
+        content = _child(wrapper, qn("w:sdtContent"))
+        return () if content is None else content
+    return wrapper
+
+
+def _unwrapped(parent, tag: str):
+    """The ``tag`` children of ``parent``, those inside content controls and custom XML too (a
+    form's repeating section wraps table rows, a field control wraps a cell)."""
+    for child in parent:
+        if child.tag == tag:
+            yield child
+        elif child.tag in _WRAPPERS:
+            yield from _unwrapped(_wrapped(child), tag)
+
+
+def _group_captions(rows: list[list[CellSpec]]) -> list[list[CellSpec]]:
+    """Rows of a table whose first column groups them (a cell merged down over its group's rows,
+    as a lab puts a panel's name beside its items): each group's name becomes a row of its own
+    spanning the table, as a caption above the rows, and its cell is left empty like those below
+    it, so the rows read as the plain-text report does (the name on its line, then the items)."""
+    out: list[list[CellSpec]] = []
+    for row in rows:
+        if len(row) > 1 and row[0].colspan == 1 and row[0].text:
+            out.append([CellSpec(row[0].text, sum(cell.colspan for cell in row))])
+            row = [CellSpec("", 1), *row[1:]]
+        out.append(row)
+    return out
 
 
 def _outside_body_text(run, paragraph) -> bool:
@@ -694,7 +796,7 @@ def read_docx(data: bytes, source: str) -> Document:
             block.page = None
     title = next((b for b in built.blocks if b.kind == "heading"), None)
     if title is not None:
-        built.title = built.text[title.start : title.end]
+        built.title = _MARKS.sub("", built.text[title.start : title.end])
     if not built.text.strip():
         raise ReadError(source, "empty DOCX: no text in the document body")
     return built

@@ -83,6 +83,7 @@ class DocumentBuilder:
         self._length = 0
         self._blocks: list[Block] = []
         self._page_starts: list[tuple[int, int]] = []  # (page number, offset)
+        self._blank = False  # a blank line goes before the next line written
 
     @property
     def blocks(self) -> list[Block]:
@@ -94,8 +95,14 @@ class DocumentBuilder:
 
     def _open_line(self) -> int:
         if self._length:
-            self._write("\n")
+            self._write("\n\n" if self._blank else "\n")
+        self._blank = False
         return self._length
+
+    def blank(self) -> None:
+        """A blank line before the next line (an empty paragraph in Word: the rules read a blank
+        line as a break); several make one, and none opens or closes the text."""
+        self._blank = bool(self._length)
 
     def page(self, number: int) -> None:
         """Start page ``number`` here; a page break block marks every page after the first."""
