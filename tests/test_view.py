@@ -1,6 +1,8 @@
 """The engine's tolerant view: page furniture out, hard wraps joined, offsets mapped back."""
 from __future__ import annotations
 
+import pytest
+
 import domainchunk
 from domainchunk.view import build_view
 
@@ -252,14 +254,16 @@ def test_a_printed_lab_report_wrapped_at_36_keeps_its_panels():
     assert [(c.path, c.text[:4]) for c in unwrapped] == expected
 
 
-def test_sign_off_lines_of_one_length_are_not_a_hard_wrap():
+@pytest.mark.parametrize("signers", [" 检验者：甲某 审核者：乙某某", ""])
+def test_sign_off_lines_of_one_length_are_not_a_hard_wrap(signers):
     # A report repeats its sign-off line under every panel with values of one length: the lines
     # share a length without being cut there, and the caption after each one stays a line of its own.
+    # Two fields alone (采样时间：… 报告时间：…) are a form line too.
     panels = ["降钙素原", "动脉血气分析", "铁代谢", "乙肝两对半", "同型半胱氨酸", "G试验"]
     blocks = []
     for i, name in enumerate(panels):
         blocks += [name, "项目\t结果\t单位\t参考区间", f"项目{i}\t1.{i}\tU/L\t0-9",
-                   f"采样时间：2025-03-04 06:1{i} 报告时间：2025-03-04 10:3{i} 检验者：甲某 审核者：乙某某"]
+                   f"采样时间：2025-03-04 06:1{i} 报告时间：2025-03-04 10:3{i}{signers}"]
     text = "\n".join(blocks) + "\n"
     assert len({len(b) for b in blocks if b.startswith("采样")}) == 1
     assert build_view(text).identity
