@@ -98,19 +98,19 @@ def per_call_overhead(rounds: int, calls: int) -> tuple[list[float], list[float]
     rules = load_rules()["statute"]
     whole = lambda: [pipeline.chunk_document(doc, doc_type="statute") for _ in range(calls)]  # noqa: E731
     whole()  # warm: compiled patterns, imports
-    outline, chunks = pipeline.chunk_with_rules(doc.model_copy(), rules, rules.max_chars)
-    done = pipeline.finish(doc, chunks, fingerprint="", max_chars=rules.max_chars, size=None, pack=False, parents=False)
-    real = pipeline.chunk_with_rules, pipeline.finish
+    outline, rows = pipeline.rows_with_rules(doc.model_copy(), rules, rules.max_chars)
+    done = pipeline.finish(doc, [dict(r) for r in rows], fingerprint="", max_chars=rules.max_chars, size=None, pack=False, parents=False)
+    real = pipeline.rows_with_rules, pipeline.finish
     overhead, total = [], []
     try:
         for _ in range(rounds):
-            pipeline.chunk_with_rules, pipeline.finish = real
+            pipeline.rows_with_rules, pipeline.finish = real
             total.append(cpu_seconds(whole) / calls * 1e6)
-            pipeline.chunk_with_rules = lambda *args, **kw: (outline, chunks)
+            pipeline.rows_with_rules = lambda *args, **kw: (outline, rows)
             pipeline.finish = lambda *args, **kw: done
             overhead.append(cpu_seconds(whole) / calls * 1e6)
     finally:
-        pipeline.chunk_with_rules, pipeline.finish = real
+        pipeline.rows_with_rules, pipeline.finish = real
     return overhead, total
 
 
