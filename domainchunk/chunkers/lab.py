@@ -156,9 +156,15 @@ def aligned_cells(line: str, header: str) -> list[str] | None:
     return cells
 
 
+# A column-header row names a few columns; a line longer than this is a row of data or prose.
+HEADER_ROW_MAX = 400
+
+
 def header_columns(line: str, v: Vocab) -> list[str] | None:
     """The fields a column-header row names, in order; None when the line is not a header row.
     Empty cells after the last name pad the row to a wider table's columns."""
+    if len(line) > HEADER_ROW_MAX:  # not split at all: a long line is asked once per piece cut from it
+        return None
     cells = split_cells(line)
     if len(cells) < 2:
         cells = line.split()
@@ -392,16 +398,32 @@ def header_above(text: str, end: int, v: Vocab) -> tuple[int, int, list[str]] | 
     return None
 
 
+# The last section's header fields and column-header row: the pieces of an oversize panel ask
+# for them in turn, and reading the whole section again for each piece is quadratic in its size.
+_SECTION_HEADS: list[Any] = [None, None, -1, -1, {}, None]
+
+
+def _section_head(text: str, start: int, end: int, v: Vocab) -> tuple[dict[str, Any], tuple[int, int, list[str]] | None]:
+    """The header fields (first value of each) and the column-header row of the section ``[start, end)``."""
+    known = _SECTION_HEADS
+    if known[0] is not text or known[1] is not v or known[2] != start or known[3] != end:
+        fields: dict[str, Any] = {}
+        for m in v.header_field.finditer(text, start, end):
+            fields.setdefault(v.field_of[m.group("key")], m.group("value"))
+        # An export heads all its panels with one column-header row, above the first of them.
+        head = header_row(text, start, end, v) or header_above(text, start, v)
+        known[:] = [text, v, start, end, fields, head]
+    return known[4], known[5]
+
+
 def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
     text = doc.text
     meta: dict[str, Any] = {}
     if sec.unit is not None and sec.unit.level.id in _PANEL_LEVELS:
         meta["panel"] = sec.unit.label
     v = vocab(outline.rules)
-    for m in v.header_field.finditer(text, sec.start, sec.end):
-        meta.setdefault(v.field_of[m.group("key")], m.group("value"))
-    # An export heads all its panels with one column-header row, above the first of them.
-    head = header_row(text, sec.start, sec.end, v) or header_above(text, sec.start, v)
+    fields, head = _section_head(text, sec.start, sec.end, v)
+    meta.update(fields)
     body_from = max(start, head[1]) if head and head[0] >= start else start
     meta.update(results_metadata(table_items(text, body_from, end, head, v)))
     if head and not start <= head[0] < end:
