@@ -947,9 +947,13 @@ def _lead_start(text: str, h: Heading, floor: int) -> int:
 _MD_LINE = regex.compile(r"(?m)^[ \t\u3000]*(#{1,6})(?!#)[ \t]*(?=\S)")
 
 
+_MARKED_FORMATS = ("markdown", "docx")
+
+
 def _markdown_depths(doc: Document) -> dict[int, int]:
-    """Line start -> number of ``#`` marks, for every heading line of a Markdown document."""
-    if doc.metadata.get("format") != "markdown":
+    """Line start -> number of ``#`` marks, for every heading line of a Markdown document, or of a
+    Word file, whose reader writes a heading style's depth as those marks."""
+    if doc.metadata.get("format") not in _MARKED_FORMATS:
         return {}
     return {m.start(): len(m.group(1)) for m in _MD_LINE.finditer(doc.text)}
 

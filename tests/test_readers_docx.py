@@ -547,3 +547,25 @@ def test_the_old_place_of_moved_text_is_not_read():
     buffer = io.BytesIO()
     document.save(buffer)
     assert read_docx(buffer.getvalue(), "moved.docx").text == "本条例自公布之日起施行。"
+
+
+def test_unnumbered_heading_styles_open_path_elements_as_their_markdown_twin_does():
+    # 总则 / 分则 / 一般规定 carry no number a rule can read: their Word heading depth places them,
+    # as the same headings' # marks do in Markdown.
+    import domainchunk
+    from docx import Document
+
+    document = Document()
+    document.add_paragraph("示范市社区服务条例")
+    document.add_heading("总则", level=1)
+    document.add_paragraph("第一条　为了规范社区服务，制定本条例。")
+    document.add_paragraph("第二条　本条例适用于本市行政区域内的社区服务。")
+    document.add_heading("分则", level=1)
+    document.add_heading("一般规定", level=2)
+    document.add_paragraph("第三条　社区服务应当便民利民。")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    chunks = domainchunk.chunk(buffer.getvalue(), name="示范市社区服务条例.docx", doc_type="statute").chunks
+    paths = {c.path[-1]: c.path for c in chunks if c.path}
+    assert paths["第一条"] == ["总则", "第一条"] and paths["第二条"] == ["总则", "第二条"]
+    assert paths["第三条"] == ["分则", "一般规定", "第三条"]
