@@ -731,29 +731,48 @@ def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, st
     return True
 
 
-def _is_under(level: Level, under: Under, text: str, start: int) -> bool:
-    """The line at ``start`` stands where the level's ``under`` lets it: what the lines above hold."""
-    return under.holds(text, start) or under.run and _continues_run(level, under, text, start)
+def _is_under(level: Level, under: Under, text: str, start: int, lines: dict) -> bool:
+    """The line at ``start`` stands where the level's ``under`` lets it: what the lines above hold.
+    ``lines`` keeps, per document, what each line gave: the walks up from every candidate of a
+    run read the same lines again, one line pattern match each."""
+    return _holds(under, text, start, lines) or under.run and _continues_run(level, under, text, start, lines)
 
 
-def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
+def _holds(under: Under, text: str, pos: int, lines: dict) -> bool:
+    key = (id(under), text.rfind("\n", 0, pos) + 1)
+    if key not in lines:
+        lines[key] = under.holds(text, pos)
+    return lines[key]
+
+
+_UNMATCHED = object()  # the level's line pattern does not match the line
+
+
+def _line_number(level: Level, text: str, ls: int, le: int, lines: dict) -> object:
+    """The number the level's line pattern reads on the line ``[ls, le)``; _UNMATCHED where it does not match."""
+    key = (level.id, ls)
+    if key not in lines:
+        m = _line_regex(level).match(text, ls, le, timeout=PATTERN_TIMEOUT)
+        lines[key] = _UNMATCHED if m is None else _number(m, _groups_of(level.pattern, level.anchor))
+    return lines[key]
+
+
+def _continues_run(level: Level, under: Under, text: str, start: int, lines: dict) -> bool:
     """The line at ``start`` goes on with a run of ``level`` opened under its ``under`` line: the
     nearest line above that the level matches numbers one less, and opened the run or goes on
     with it (一、 right below a clause's title, then 二、 and 三、 further down)."""
-    rx = _line_regex(level)
-    groups = _groups_of(level.pattern, level.anchor)
     ls, le = _line_bounds(text, start)
-    m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
-    num = _number(m, groups) if m else None
+    num = _line_number(level, text, ls, le, lines)
+    if num is _UNMATCHED:
+        num = None
     while num is not None and num[0] > 1 and ls > 0:
         ls, le = text.rfind("\n", 0, ls - 1) + 1, ls - 1
-        m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
-        if m is None:
+        above = _line_number(level, text, ls, le, lines)
+        if above is _UNMATCHED:
             continue
-        above = _number(m, groups)
         if above is None or above[0] != num[0] - 1:
             return False
-        if under.holds(text, ls):
+        if _holds(under, text, ls, lines):
             return True
         num = above
     return False
@@ -781,11 +800,12 @@ def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups,
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
             regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None],
-            under: dict[tuple[int, int], bool]) -> dict[str, list[Heading]]:
+            under: dict[tuple[int, int], bool], lines: dict) -> dict[str, list[Heading]]:
     """Give each candidate line to the first level that matches it and may open there.
 
     ``made`` keeps, across the passes over the same candidates, what each (line, level)
-    pair gave, and ``under`` whether the level's ``under`` lets it open there: only the
+    pair gave, ``under`` whether the level's ``under`` lets it open there (``lines``: what the
+    lines above gave it, see :func:`_is_under`): only the
     ordering conditions and ``skip`` change between passes. Each condition is pure, so the
     cheapest are asked first: a heading the combined match already made, then the order.
     """
@@ -813,7 +833,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
                 continue
             if level.under is not None:
                 if key not in under:
-                    under[key] = _is_under(level, level.under, text, start)
+                    under[key] = _is_under(level, level.under, text, start, lines)
                 if not under[key]:
                     continue
             if key not in made:
@@ -892,8 +912,9 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     regions: dict[str, list[int]] = {}
     made: dict[tuple[int, int], Heading | None] = {}
     under: dict[tuple[int, int], bool] = {}
+    lines: dict = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions, made, under)
+        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }
