@@ -198,25 +198,30 @@ def expand_lists(args: Sequence[str]) -> list[str]:
     return out
 
 
-def _matches(rel: str, globs: Sequence[str] | None) -> bool:
-    if not globs:  # what a reader exists for
+def _matches(folder: Path, path: Path, globs: Sequence[str] | None) -> bool:
+    if not globs:  # what a reader exists for: the suffix decides, so the relative path is not made
         from .readers import READERS
 
-        return rel.lower().endswith(tuple(READERS))
+        return path.name.lower().endswith(tuple(READERS))
+    rel = path.relative_to(folder).as_posix()
     name = rel.rsplit("/", 1)[-1]
     return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) for g in globs)
 
 
-def _walk(folder: Path, globs: Sequence[str] | None, skip: set[Path]) -> Iterator[Path]:
-    """Files under ``folder`` in sorted order, hidden entries and ``skip`` folders left out."""
+def _walk(folder: Path, globs: Sequence[str] | None, skip: set[str]) -> Iterator[tuple[Path, str]]:
+    """Files under ``folder`` in sorted order, each with its real path (resolved once: a folder of
+    thousands of files spent most of its listing resolving each path three times), hidden entries
+    and ``skip`` (real paths) left out."""
     for root, dirs, files in os.walk(folder):
         here = Path(root)
         # os.walk does not descend into linked folders, so a link cycle cannot loop it.
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and Path(real(here / d)) not in skip)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and real(here / d) not in skip)
         for name in sorted(files):
+            if name.startswith("."):
+                continue
             path = here / name
-            if not name.startswith(".") and Path(real(path)) not in skip and _matches(path.relative_to(folder).as_posix(), globs):
-                yield path
+            if _matches(folder, path, globs) and (key := real(path)) not in skip:
+                yield path, key
 
 
 def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip: Iterable[Path] = ()) -> list[Input]:
@@ -225,19 +230,19 @@ def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip
     A link to a file is followed wherever it points (git-annex and DVC keep data so) and is
     mirrored under its own name; a broken one or a loop stays an input, whose reading names it.
     """
-    skip_set = {Path(real(Path(p))) for p in skip}
-    found: list[tuple[Path, Path]] = []  # (path, root it is mirrored from)
+    skip_set = {real(Path(p)) for p in skip}
+    found: list[tuple[Path, Path, str]] = []  # (path, root it is mirrored from, real path)
     for arg in expand_lists(args):
         path = Path(arg)
         if path.is_dir():
-            found += [(p, path) for p in _walk(path, globs, skip_set)]
+            found += [(p, path, key) for p, key in _walk(path, globs, skip_set)]
         else:  # a missing file stays: its conversion reports "file not found"
-            found.append((path, path.parent))
+            found.append((path, path.parent, real(path)))
     seen: set[str] = set()
     unique = []
-    for path, root in found:
-        if real(path) not in seen:
-            seen.add(real(path))
+    for path, root, key in found:
+        if key not in seen:
+            seen.add(key)
             unique.append((path, root))
     if not unique:
         return []

@@ -432,16 +432,24 @@ class RuleFile(_Strict):
     path: str | None = Field(None, exclude=True)
     _hook_module: str | None = PrivateAttr(None)
     _cases: tuple[Case, ...] = PrivateAttr(())
+    # Loaded from the cache: the cases as plain data (inherited, own), validated when first asked
+    # for; a command that only chunks never reads them.
+    _case_data: tuple[dict, dict] | None = PrivateAttr(None)
 
     @model_validator(mode="after")
     def _fill_vocabulary(self, info: ValidationInfo) -> RuleFile:
         """Write each {terms.GROUP} / {fields.GROUP} out as the group's alternation, in every
         pattern field, and check that every expanded pattern compiles (unless the loader's
-        cache vouches that these very bytes compiled under this code: ``context={"compiled": True}``)."""
+        cache vouches that these very bytes compiled under this code: ``context={"compiled": True}``).
+
+        ``context["alternations"]``, when given, holds the alternations already written for these
+        very bytes (the loader's cache), and is filled with those written here: the tries of the
+        built-in vocabularies are most of what loading a cached file costs."""
         proven = bool(info.context and info.context.get("compiled"))
         vocabularies = {f"{{terms.{g}}}": v for g, v in self.terms.items()}
         vocabularies |= {f"{{fields.{g}}}": _labels(v) for g, v in self.fields.items()}
-        alternations: dict[str, str] = {}  # of the vocabularies some pattern names, each written once
+        # of the vocabularies some pattern names, each written once
+        alternations: dict[str, str] = info.context.get("alternations", {}) if info.context else {}
 
         def fill(rule_id: str, what: str, pattern: str) -> str:
             refs = set(_VOCAB_REF.findall(pattern))
@@ -526,6 +534,9 @@ class RuleFile(_Strict):
     @property
     def cases(self) -> list[Case]:
         """Every case of the file: those in cases/<file>.yaml (and of the file it extends), then inline ones."""
+        if self._case_data is not None:
+            self._cases = _cached_cases(self, *self._case_data)
+            self._case_data = None
         return [*self._cases, *self.examples]
 
     def vocabulary_pattern(self, ref: str) -> str:
@@ -940,7 +951,7 @@ def _extend(data: dict, path: Path) -> tuple[dict, dict, str]:
 # until a document of its type needs them. An unreadable, foreign or stale entry is a miss.
 
 CACHE_ENV = "DOMAINCHUNK_CACHE_DIR"  # where entries go; empty: no cache
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: entries hold the vocabularies' alternations
 CACHE_ENTRIES = 256  # the oldest beyond this are removed when an entry is written
 
 
@@ -985,7 +996,10 @@ def _cache_get(key: str | None) -> dict | None:
         return None
     try:
         entry = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
-        if entry["key"] != key or not all(isinstance(entry[part], dict) for part in ("data", "cases", "inherited")):
+        parts = ("data", "cases", "inherited", "alternations")
+        if entry["key"] != key or not all(isinstance(entry[part], dict) for part in parts):
+            return None
+        if not all(isinstance(v, str) for v in entry["alternations"].values()):
             return None
         if entry["base"] is not None:  # an extension: the built-in file it extends must be unchanged too
             name, digest = entry["base"]
@@ -1036,24 +1050,40 @@ def load_rule_file(path: str | Path, allow_hooks: AllowHooks = False) -> RuleFil
         except (ValidationError, RuleError):  # an entry that no longer validates is rebuilt, never fatal
             rules = None
     if rules is None:
-        data = _parse_yaml(text, path)
-        entry = {"data": data, "inherited": {"cases": []}, "base": None}
-        if "extends" in data:
-            merged, entry["inherited"], digest = _extend(data, path)
-            entry |= {"data": merged, "base": [data["extends"], digest]}
-        entry["cases"] = _parse_cases(cases_text, cases_path(path))
+        entry = _fresh_entry(path, text, cases_text)
         rules = _validated(entry, path, compiled=False)
         _cache_put(key, entry)
     rules._hook_module = _resolve_hooks(rules, str(path), _allowed(allow_hooks))
     return rules
 
 
+def _fresh_entry(path: Path, text: str, cases_text: str | None) -> dict:
+    """What the cache holds for a rule file, read from the files themselves: its data (merged with
+    the built-in file it extends), the cases it inherits and its own, as plain data."""
+    data = _parse_yaml(text, path)
+    entry = {"data": data, "inherited": {"cases": []}, "base": None}
+    if "extends" in data:
+        merged, entry["inherited"], digest = _extend(data, path)
+        entry |= {"data": merged, "base": [data["extends"], digest]}
+    entry["cases"] = _parse_cases(cases_text, cases_path(path))
+    return entry
+
+
 def _validated(entry: dict, path: Path, compiled: bool) -> RuleFile:
-    """The rule file and its cases from plain data; ``compiled``: its patterns are known to compile."""
+    """The rule file and its cases from plain data; ``compiled``: an entry of the cache, whose
+    patterns are known to compile, whose alternations it holds, and whose cases validated when it
+    was written (they are validated again when first asked for). A fresh entry gets the
+    alternations its validation wrote."""
+    alternations = dict(entry["alternations"]) if compiled else {}
     try:
-        rules = RuleFile.model_validate({**entry["data"], "path": str(path)}, context={"compiled": compiled})
+        rules = RuleFile.model_validate({**entry["data"], "path": str(path)},
+                                        context={"compiled": compiled, "alternations": alternations})
     except ValidationError as exc:
         raise RuleError(str(path), _format_error(exc, entry["data"])) from None
+    if compiled:
+        rules._case_data = (entry["inherited"], entry["cases"])
+        return rules
+    entry["alternations"] = alternations
     own = _validate_cases(entry["cases"], cases_path(path))
     try:
         rules._check_cases(own)
@@ -1061,6 +1091,17 @@ def _validated(entry: dict, path: Path, compiled: bool) -> RuleFile:
         raise RuleError(str(cases_path(path)), str(exc)) from None
     rules._cases = (*_validate_cases(entry["inherited"], path), *own)
     return rules
+
+
+def _cached_cases(rules: RuleFile, inherited: dict, own: dict) -> tuple[Case, ...]:
+    """The cases of a rule file loaded from the cache, validated now; should the entry's copy no
+    longer validate (a damaged entry), they are read from the files again, as a miss would."""
+    path = Path(rules.path or rules.id)
+    try:
+        return (*_validate_cases(inherited, path), *_validate_cases(own, cases_path(path)))
+    except RuleError:
+        entry = _fresh_entry(path, _read_text(path), _cases_text(path))
+        return _validated(entry, path, compiled=False)._cases
 
 
 @lru_cache(maxsize=1)

@@ -152,6 +152,48 @@ def test_cases_are_part_of_the_key(tmp_path, cache):
         load_rule_file(path)
 
 
+def _counting(monkeypatch, name: str) -> list[object]:
+    """The calls of rulefile's function ``name`` from now on."""
+    calls: list[object] = []
+    real = getattr(rulefile, name)
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rulefile, name, counting)
+    return calls
+
+
+def _with_case(tmp_path) -> Path:
+    path = _write(tmp_path, _memo())
+    (tmp_path / "cases").mkdir()
+    _write(tmp_path / "cases", {"cases": [{"name": "two-items", "rule": "memo.item", "text": "事项一：开会。\n事项二：午餐。\n",
+                                           "chunks": [{"starts": "事项一"}, {"starts": "事项二"}]}]})
+    return path
+
+
+def test_a_hit_validates_its_cases_only_when_asked_and_writes_no_alternation(tmp_path, cache, monkeypatch):
+    path = _with_case(tmp_path)
+    fresh = load_rule_file(path)
+    cases, tries = _counting(monkeypatch, "_validate_cases"), _counting(monkeypatch, "_alternation")
+    cached = load_rule_file(path)
+    assert not cases and not tries  # the entry holds the vocabulary's alternation; the cases wait
+    assert [lv.pattern for lv in cached.levels] == [lv.pattern for lv in fresh.levels]
+    assert cached.cases == fresh.cases and cases  # validated on first use, the same as a fresh load's
+    cases.clear()
+    assert cached.cases == fresh.cases and not cases  # and kept
+
+
+def test_a_hit_whose_cases_no_longer_validate_reads_them_from_the_files(tmp_path, cache):
+    path = _with_case(tmp_path)
+    fresh = load_rule_file(path)
+    (entry,) = cache.glob("*.json")
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    entry.write_text(json.dumps({**data, "cases": {"cases": [{"name": "damaged"}]}}), encoding="utf-8")
+    assert load_rule_file(path).cases == fresh.cases
+
+
 def test_an_extension_is_stale_when_the_file_it_extends_changes(tmp_path, cache, monkeypatch):
     builtin = tmp_path / "builtin"
     shutil.copytree(builtin_rules_dir(), builtin, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))

@@ -76,19 +76,26 @@ def _child(element, tag: str):
     return next(element.iterchildren(tag), None)
 
 
-def _val(element, tag: str) -> str | None:
-    """The ``w:val`` of child ``tag`` (``None`` when the child is absent)."""
-    if element is None:
-        return None
-    child = _child(element, qn(tag))
+def _props(element) -> dict:
+    """The children of a property element (``w:pPr``, ``w:tcPr``, a list level …) by tag, the
+    first of each as ``_child`` finds it: one pass over them, where a look-up per property asked
+    (five or more per paragraph) set up lxml's tag matcher each time."""
+    found: dict = {}
+    if element is not None:
+        for child in element:
+            found.setdefault(child.tag, child)
+    return found
+
+
+def _val(props: dict, tag: str) -> str | None:
+    """The ``w:val`` of child ``tag`` in ``_props`` (``None`` when the child is absent)."""
+    child = props.get(qn(tag))
     return None if child is None else child.get(W_VAL)
 
 
-def _is_on(element, tag: str) -> bool | None:
-    """A toggle property such as ``w:b``: ``None`` when not set here."""
-    if element is None:
-        return None
-    child = _child(element, qn(tag))
+def _is_on(props: dict, tag: str) -> bool | None:
+    """A toggle property such as ``w:b`` in ``_props``: ``None`` when not set here."""
+    child = props.get(qn(tag))
     if child is None:
         return None
     return child.get(W_VAL, "true") not in ("0", "false", "off")
@@ -201,8 +208,9 @@ class Level:
     style: str | None = None  # w:pStyle: the paragraph style bound to this level
 
 
-def _level(lvl) -> Level:
+def _level(element) -> Level:
     level = Level()
+    lvl = _props(element)
     if (start := _val(lvl, "w:start")) is not None:
         level.start = int(start)
     level.fmt = _val(lvl, "w:numFmt") or level.fmt
@@ -237,7 +245,7 @@ class Numbering:
         abstract = {a.get(qn("w:abstractNumId")): a for a in root.iterchildren(qn("w:abstractNum"))}
         for num in root.iterchildren(qn("w:num")):
             num_id = num.get(qn("w:numId"))
-            abstract_id = _val(num, "w:abstractNumId")
+            abstract_id = _val(_props(num), "w:abstractNumId")
             definition = self._resolve_link(abstract.get(abstract_id), abstract, root, styles)
             if definition is None:
                 continue
@@ -247,7 +255,7 @@ class Numbering:
                 ilvl = int(override.get(qn("w:ilvl"), "0"))
                 if (lvl := _child(override, qn("w:lvl"))) is not None:
                     levels[ilvl] = _level(lvl)
-                if (start := _val(override, "w:startOverride")) is not None:
+                if (start := _val(_props(override), "w:startOverride")) is not None:
                     overrides[ilvl] = int(start)
             key = f"num:{num_id}" if _child(num, qn("w:lvlOverride")) is not None else f"abstract:{definition.get(qn('w:abstractNumId'))}"
             self._lists[num_id] = _List(levels, key, overrides)
@@ -255,12 +263,12 @@ class Numbering:
     @staticmethod
     def _resolve_link(definition, abstract: dict, root, styles: _Styles) -> etree._Element | None:
         """An abstractNum with ``w:numStyleLink`` takes its levels from the list its style names."""
-        if definition is None or (link := _val(definition, "w:numStyleLink")) is None:
+        if definition is None or (link := _val(_props(definition), "w:numStyleLink")) is None:
             return definition
         num_id = styles[link].num_id if link in styles else None
         for num in root.iterchildren(qn("w:num")):
             if num.get(qn("w:numId")) == num_id:
-                return abstract.get(_val(num, "w:abstractNumId"))
+                return abstract.get(_val(_props(num), "w:abstractNumId"))
         return definition
 
     def level_for_style(self, num_id: str, style_id: str) -> int | None:
@@ -342,9 +350,10 @@ class _Styles:
                      if el.get(qn("w:type")) == "paragraph" and el.get(qn("w:default")) in ("1", "true")), None)
 
 
-def _style_info(style) -> StyleInfo:
-    ppr, rpr = _child(style, W_PPR), _child(style, W_RPR)
-    numpr = _child(ppr, qn("w:numPr")) if ppr is not None else None
+def _style_info(element) -> StyleInfo:
+    style = _props(element)
+    ppr = _props(style.get(W_PPR))
+    numpr = _props(ppr.get(qn("w:numPr")))
     outline = _val(ppr, "w:outlineLvl")
     ilvl = _val(numpr, "w:ilvl")
     return StyleInfo(
@@ -353,7 +362,7 @@ def _style_info(style) -> StyleInfo:
         outline=int(outline) if outline is not None else None,
         num_id=_val(numpr, "w:numId"),
         ilvl=int(ilvl) if ilvl is not None else None,
-        bold=_is_on(rpr, "w:b"),
+        bold=_is_on(_props(style.get(W_RPR)), "w:b"),
     )
 
 
@@ -377,8 +386,9 @@ def _walk_based_on(styles: _Styles, style_id: str | None, attribute: str):
     return None
 
 
-def _heading_level(styles: _Styles, style_id: str | None, ppr) -> int | None:
-    """Heading level from the paragraph's outline level, its style's, or a Heading N / 标题 N name."""
+def _heading_level(styles: _Styles, style_id: str | None, ppr: dict) -> int | None:
+    """Heading level from the paragraph's outline level (``ppr``: its ``_props``), its style's, or
+    a Heading N / 标题 N name."""
     outline = _val(ppr, "w:outlineLvl")
     if outline is None:
         value = _inherited(styles, style_id, "outline")
@@ -448,12 +458,15 @@ class _Reader:
 
     # -- paragraphs
 
-    def _run_bold(self, run, paragraph_bold: bool) -> bool:
-        rpr = _child(run, W_RPR)
-        direct = _is_on(rpr, "w:b")
+    def _run_bold(self, rpr, paragraph_bold: bool) -> bool:
+        """Whether a run with properties ``rpr`` (its ``w:rPr``, or ``None``) is set in bold."""
+        if rpr is None:  # nothing set on the run, nor a character style
+            return paragraph_bold
+        props = _props(rpr)
+        direct = _is_on(props, "w:b")
         if direct is not None:
             return direct
-        styled = _inherited(self.styles, _val(rpr, "w:rStyle"), "bold")
+        styled = _inherited(self.styles, _val(props, "w:rStyle"), "bold")
         return styled if styled is not None else paragraph_bold
 
     def _paragraph_text(self, p, style_id: str | None) -> _Paragraph:
@@ -465,12 +478,16 @@ class _Reader:
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
-            # once the paragraph has plain text it is not bold, whatever its later runs are
-            bold = not plain_chars and self._run_bold(run, paragraph_bold)
+            rpr = None  # the run's properties, met in the same pass as its text
+            counted = 0  # characters that make or break a bold line
             for child in run:
                 tag = child.tag
                 if tag == W_T:
                     text = child.text or ""
+                elif tag == W_RPR:
+                    if rpr is None:
+                        rpr = child
+                    continue
                 elif tag == W_TAB:
                     text = "\t"
                 elif tag == W_CR or tag == W_BR:
@@ -489,12 +506,16 @@ class _Reader:
                     continue
                 pieces[-1] += text
                 # a colon typed after a bold name in a plain run of its own leaves the line bold
-                count = len(text.strip().strip(_NEUTRAL))
-                bold_chars, plain_chars = (bold_chars + count, plain_chars) if bold else (bold_chars, plain_chars + count)
+                counted += len(text.strip().strip(_NEUTRAL))
+            # once the paragraph has plain text it is not bold, whatever its later runs are
+            if counted and not plain_chars and self._run_bold(rpr, paragraph_bold):
+                bold_chars += counted
+            elif counted:
+                plain_chars += counted
         return _Paragraph(lines, bold_chars > 0 and plain_chars == 0, boxes)
 
-    def _numbering_label(self, ppr, style_id: str | None) -> tuple[str, str] | None:
-        numpr = _child(ppr, qn("w:numPr")) if ppr is not None else None
+    def _numbering_label(self, ppr: dict, style_id: str | None) -> tuple[str, str] | None:
+        numpr = _props(ppr.get(qn("w:numPr")))
         num_id = _val(numpr, "w:numId") or _inherited(self.styles, style_id, "num_id")
         if not num_id or num_id == "0":  # numId 0 switches inherited numbering off
             return None
@@ -506,7 +527,7 @@ class _Reader:
         return self.numbering.label(num_id, int(ilvl))
 
     def paragraph(self, p) -> None:
-        ppr = _child(p, W_PPR)
+        ppr = _props(_child(p, W_PPR))
         style_id = _val(ppr, "w:pStyle") or self.default_style
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
@@ -529,11 +550,11 @@ class _Reader:
                     self._next_page()
                 fragments.append(Fragment(text, self.page))
             self._write_paragraph(fragments, style_id, ppr, content.bold)
-        sect = _child(ppr, qn("w:sectPr")) if ppr is not None else None
-        if sect is not None and _val(sect, "w:type") != "continuous":
+        sect = ppr.get(qn("w:sectPr"))
+        if sect is not None and _val(_props(sect), "w:type") != "continuous":
             self._next_page()
 
-    def _write_paragraph(self, fragments: list[Fragment], style_id: str | None, ppr, bold: bool) -> None:
+    def _write_paragraph(self, fragments: list[Fragment], style_id: str | None, ppr: dict, bold: bool) -> None:
         text = "".join(f.text for f in fragments)
         if not text:
             return
@@ -568,14 +589,14 @@ class _Reader:
         for tr in _unwrapped(tbl, W_TR):
             row: list[CellSpec] = []
             for tc in _unwrapped(tr, W_TC):
-                tcpr = _child(tc, qn("w:tcPr"))
+                tcpr = _props(_child(tc, qn("w:tcPr")))
                 span = _val(tcpr, "w:gridSpan")
-                merge = _child(tcpr, qn("w:vMerge")) if tcpr is not None else None
+                merge = tcpr.get(qn("w:vMerge"))
                 continuation = merge is not None and merge.get(qn("w:val"), "continue") == "continue"
                 grouped = grouped or (continuation and not row and len(rows) > header_rows)
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
-            if _is_on(_child(tr, qn("w:trPr")), "w:tblHeader") and len(rows) == header_rows:
+            if _is_on(_props(_child(tr, qn("w:trPr"))), "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
         if header_rows:  # Word repeats a header row on every page itself: a copy in the body is a printout's page break
@@ -594,7 +615,7 @@ class _Reader:
         for p in tc.iter(W_P):
             if p.getparent() is not tc and _under(p, tc, _MC_FALLBACK):  # the box's copy for old readers
                 continue
-            ppr = _child(p, W_PPR)
+            ppr = _props(_child(p, W_PPR))
             style_id = _val(ppr, "w:pStyle") or self.default_style
             label = self._numbering_label(ppr, style_id)
             text = clean_line(self._paragraph_text(p, style_id).flat())
