@@ -51,7 +51,9 @@ _GLUED_START = regex.compile(_INDENT + _GLUED_NUMBER)
 # end position also bounds the regex module, which otherwise scans to the end of the text.
 LOOKAHEAD = 400
 _PREFIX = regex.compile(LINE_PREFIX)
-_SENTENCE_END = regex.compile(r"[。；;！？!?]")
+# (stdlib ``re``: a class of literal characters means the same there, at a third of the regex
+# module's cost per call, and it is asked once per candidate line)
+_SENTENCE_END = re.compile(r"[。；;！？!?]")
 _TOC_TITLE = regex.compile(r"(?m)^[ \t\u3000#]*目[ \t\u3000]*录[ \t\u3000]*$")
 _TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,}|\t)\s*\d+\s*$")
 HEADING_MAX = 40
@@ -237,12 +239,17 @@ def _groups_of(pattern: str, anchor: str) -> _Groups:
 
 def _variant_of(level: Level, m: regex.Match) -> str | None:
     """The first of the level's variants whose group ``_vI`` took part in ``m``, as ``Level.variant_at`` tells."""
+    if type(m) is _Renamed and m.variant is not _PROBE:
+        return m.variant  # the scan knows which alternative matched: no probes
     variants = level.variants
     # One probe per variant up to the one that matched (most often the first), not all of them.
     for i, name in enumerate(_variant_groups(len(variants))):
         if m.start(name) >= 0:
             return variants[i].name
     return None
+
+
+_PROBE = object()  # a stdlib match whose variant :func:`_variant_of` must find by its groups
 
 
 @lru_cache(maxsize=64)
@@ -336,7 +343,8 @@ def _heading_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
     first heading, right after the last entry). A later copy of the same headings with text
     between them (a second law in the file) is not a table of contents."""
     spans = []
-    ends = [_line_bounds(text, pos)[1] for pos in starts]
+    size = len(text)
+    ends = [size if (end := text.find("\n", pos)) < 0 else end for pos in starts]
     short = [reads_as_heading(text[pos:end].strip()) for pos, end in zip(starts, ends)]
     i = 0
     while i < len(starts):
@@ -511,7 +519,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
                 yield m, _which(m, groups)
         finally:
             _paid(key, spent, len(text))
-    search, level_at, alts = scan.rx.search, scan.level_at, scan.alts
+    search, level_at, alts, variants = scan.rx.search, scan.level_at, scan.alts, scan.variants
     pos, size = 0, len(text)
     while pos <= size:
         m = search(text, pos)
@@ -520,7 +528,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         i = level_at.get(m.lastindex or 0)  # group 0 is no level's
         if i is None:  # a level's last group need not close last on every path: probe them in order
             i = next(i for g, i in level_at.items() if m.start(g) >= 0)
-        for group, names, checks in alts[i]:
+        for k, (group, names, checks) in enumerate(alts[i]):
             if m.start(group) >= 0:
                 break
         # The variant's lookbehinds, which the scan leaves out, are checked where it matched; where
@@ -535,7 +543,7 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
             yield exact, _which(exact, _group_numbers(combined, len(levels)))
             pos = exact.end()
             continue
-        yield _Renamed(m, names), i
+        yield _Renamed(m, names, variants[i][k]), i
         pos = m.end()
 
 
@@ -543,10 +551,12 @@ class _Renamed:
     """A stdlib match read by the group names of the variant it matched (``label``, ``num``,
     ``_v0`` …, ``_cI``), which the stdlib pattern gives each alternative under a name of its own."""
 
-    __slots__ = ("_m", "_names", "string")
+    __slots__ = ("_m", "_names", "string", "variant")
 
-    def __init__(self, m: re.Match, names: dict[str, int]) -> None:
-        self._m, self._names, self.string = m, names, m.string
+    def __init__(self, m: re.Match, names: dict[str, int], variant: object = None) -> None:
+        # ``variant``: the name of the variant the scan matched through (None: the level has
+        # none), known where the scan was built, or _PROBE
+        self._m, self._names, self.string, self.variant = m, names, m.string, variant
 
     def start(self, name: str | int = 0) -> int:
         g = name if isinstance(name, int) else self._names.get(name)
@@ -581,6 +591,9 @@ class _Scan:
     rx: re.Pattern
     level_at: dict[int, int]  # the number of group _cI -> I (a match's ``lastindex``: _cI closes last)
     alts: tuple[tuple[_Alternative, ...], ...]  # per level: its variants (or its one legacy pattern), in order
+    # per level and alternative: what :func:`_variant_of` answers for a match through it, or _PROBE
+    # where a group of the variant's own is named like the variant groups (it must look)
+    variants: tuple[tuple[object, ...], ...]
     long_run: re.Pattern | None  # a run of characters two runs of the pattern share: a text with one stays on regex
     sentence: _SentenceScan | None  # the sentence-anchored levels' pattern, where they have one on re
 
@@ -669,7 +682,13 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
               for group, names, checks in layout[i])
         for i in range(len(levels))
     )
-    return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, long_run, _build_sentence_scan(levels))
+    variants = tuple(
+        tuple(_PROBE if any(old.startswith("_v") for new, old in names.items() if new != group) else lv.variants[k].name
+              for k, (group, names, _) in enumerate(layout[i])) if lv.variants else tuple(None for _ in layout[i])
+        for i, lv in enumerate(levels)
+    )
+    return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, variants, long_run,
+                 _build_sentence_scan(levels))
 
 
 @dataclass(frozen=True, slots=True)
@@ -731,29 +750,48 @@ def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, st
     return True
 
 
-def _is_under(level: Level, under: Under, text: str, start: int) -> bool:
-    """The line at ``start`` stands where the level's ``under`` lets it: what the lines above hold."""
-    return under.holds(text, start) or under.run and _continues_run(level, under, text, start)
+def _is_under(level: Level, under: Under, text: str, start: int, lines: dict) -> bool:
+    """The line at ``start`` stands where the level's ``under`` lets it: what the lines above hold.
+    ``lines`` keeps, per document, what each line gave: the walks up from every candidate of a
+    run read the same lines again, one line pattern match each."""
+    return _holds(under, text, start, lines) or under.run and _continues_run(level, under, text, start, lines)
 
 
-def _continues_run(level: Level, under: Under, text: str, start: int) -> bool:
+def _holds(under: Under, text: str, pos: int, lines: dict) -> bool:
+    key = (id(under), text.rfind("\n", 0, pos) + 1)
+    if key not in lines:
+        lines[key] = under.holds(text, pos)
+    return lines[key]
+
+
+_UNMATCHED = object()  # the level's line pattern does not match the line
+
+
+def _line_number(level: Level, text: str, ls: int, le: int, lines: dict) -> object:
+    """The number the level's line pattern reads on the line ``[ls, le)``; _UNMATCHED where it does not match."""
+    key = (level.id, ls)
+    if key not in lines:
+        m = _line_regex(level).match(text, ls, le, timeout=PATTERN_TIMEOUT)
+        lines[key] = _UNMATCHED if m is None else _number(m, _groups_of(level.pattern, level.anchor))
+    return lines[key]
+
+
+def _continues_run(level: Level, under: Under, text: str, start: int, lines: dict) -> bool:
     """The line at ``start`` goes on with a run of ``level`` opened under its ``under`` line: the
     nearest line above that the level matches numbers one less, and opened the run or goes on
     with it (一、 right below a clause's title, then 二、 and 三、 further down)."""
-    rx = _line_regex(level)
-    groups = _groups_of(level.pattern, level.anchor)
     ls, le = _line_bounds(text, start)
-    m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
-    num = _number(m, groups) if m else None
+    num = _line_number(level, text, ls, le, lines)
+    if num is _UNMATCHED:
+        num = None
     while num is not None and num[0] > 1 and ls > 0:
         ls, le = text.rfind("\n", 0, ls - 1) + 1, ls - 1
-        m = rx.match(text, ls, le, timeout=PATTERN_TIMEOUT)
-        if m is None:
+        above = _line_number(level, text, ls, le, lines)
+        if above is _UNMATCHED:
             continue
-        above = _number(m, groups)
         if above is None or above[0] != num[0] - 1:
             return False
-        if under.holds(text, ls):
+        if _holds(under, text, ls, lines):
             return True
         num = above
     return False
@@ -781,18 +819,24 @@ def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups,
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
             regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None],
-            under: dict[tuple[int, int], bool]) -> dict[str, list[Heading]]:
+            under: dict[tuple[int, int], bool], lines: dict) -> dict[str, list[Heading]]:
     """Give each candidate line to the first level that matches it and may open there.
 
     ``made`` keeps, across the passes over the same candidates, what each (line, level)
-    pair gave, and ``under`` whether the level's ``under`` lets it open there: only the
+    pair gave, ``under`` whether the level's ``under`` lets it open there (``lines``: what the
+    lines above gave it, see :func:`_is_under`): only the
     ordering conditions and ``skip`` change between passes. Each condition is pure, so the
     cheapest are asked first: a heading the combined match already made, then the order.
     """
     text = doc.text
     size = len(text)
-    # Each level's line pattern and the groups it defines, looked up once per pass, not per candidate.
-    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor)) for lv in levels]
+    skipped = {lv for lv, _ in skip}
+    # Per level, looked up once per pass, not per candidate: its line pattern and the groups it
+    # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
+    # ordering condition to ask.
+    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor == "sentence",
+                 regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows))
+                for lv in levels]
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
     accepted: list[Heading] = []  # structural lines so far, for after/before/follows
     seen: set[str] = set()
@@ -801,32 +845,35 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
         if end < 0:
             end = size
         for i in range(first, len(levels)):
-            level, rx, groups = per_line[i]
-            if not at_line and level.anchor != "sentence":
+            level, rx, groups, sentence, bounds, ordered = per_line[i]
+            if not at_line and not sentence:
                 continue
-            if skip and (level.id, _region(regions.get(level.id, []), start)) in skip:
+            if bounds is not None and (level.id, _region(bounds, start)) in skip:
                 continue
             key = (start, i)
-            if key not in made and i == matched:  # no second match: the combined pass's is at hand
-                made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
-            if key in made and made[key] is None or not _placed(level, accepted, seen, text, start):
+            head = made.get(key, _UNMADE)
+            if head is _UNMADE and i == matched:  # no second match: the combined pass's is at hand
+                head = made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
+            if head is None or ordered and not _placed(level, accepted, seen, text, start):
                 continue
             if level.under is not None:
                 if key not in under:
-                    under[key] = _is_under(level, level.under, text, start)
+                    under[key] = _is_under(level, level.under, text, start, lines)
                 if not under[key]:
                     continue
-            if key not in made:
-                made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
-            head = made[key]
-            if head is None:
-                continue
+            if head is _UNMADE:
+                head = made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
+                if head is None:
+                    continue
             by_level[level.id].append(head)
             if level.role != "inner":
                 accepted.append(head)
                 seen.add(level.id)
             break
     return by_level
+
+
+_UNMADE = object()  # ``made`` holds nothing yet for the (line, level) pair
 
 
 def _region(bounds: list[int], pos: int) -> int:
@@ -892,8 +939,9 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     regions: dict[str, list[int]] = {}
     made: dict[tuple[int, int], Heading | None] = {}
     under: dict[tuple[int, int], bool] = {}
+    lines: dict = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions, made, under)
+        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }

@@ -14,6 +14,7 @@ Three written forms of an item are read:
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -96,10 +97,12 @@ _RANGE = regex.compile(r"^(?:[<>≤≥＜＞]=?[ ]?\d|\d+(?:\.\d+)?[ ]*[-~～–
 _LIS_ENTRY = regex.compile(
     r"(?P<name>[^\t;；\n]+?)[:：](?P<value>[^,;；\t\n:：]*)(?:,(?P<flag>[^;；\t\n]*))?[;；]"
 )
-# A run of text between LIS separators, and the separator that ends it: an entry lies inside one
-# run ended by ; (its name, value and flag hold no separator), so entries are found run by run in
-# one linear pass instead of trying the entry pattern from every position of a long line.
-_LIS_RUN = regex.compile(r"[^\t\n;；]*(?:[\t\n;；]|\Z)")
+# An entry lies inside one run of text between LIS separators that a ; ends (its name, value and
+# flag hold no separator), so it is tried only where such a run starts: the lookbehind refuses
+# every other position at once and the lookahead a run no ; ends, one linear pass instead of the
+# entry pattern tried from every position of a long line. Fixed and literal-only, so on stdlib
+# ``re``, which runs it three times as fast as the regex module.
+_LIS_AT_RUN = re.compile(r"(?<![^\t\n;；])(?=[^\t\n;；]*[;；])" + _LIS_ENTRY.pattern)
 _BRACKET_PANEL = regex.compile(r"【(?P<name>[^】\n]{1,20})】")
 _INLINE_SEP = regex.compile(r"[ \u3000]{2,}|[，；;。\t\n]")
 
@@ -228,15 +231,11 @@ def parse_row(cells: list[str], v: Vocab, columns: list[str] | None = None) -> d
     return _item(name, result, unit, ref, flag)
 
 
-def lis_entries(text: str) -> Iterator[regex.Match]:
+def lis_entries(text: str) -> Iterator[re.Match]:
     """The LIS export entries ``name:value unit,flag;`` of ``text``, as ``_LIS_ENTRY.finditer`` finds
     them, in linear time: an entry is a whole run ended by ; whose name is followed by a colon (a
     run that no ; ends, or with no colon past its first character, holds none)."""
-    for run in _LIS_RUN.finditer(text):
-        if text[run.end() - 1 : run.end()] in (";", "；"):
-            m = _LIS_ENTRY.match(text, run.start(), run.end())
-            if m is not None:
-                yield m
+    return _LIS_AT_RUN.finditer(text)
 
 
 def parse_lis(text: str, v: Vocab) -> list[dict[str, Any]]:
