@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable
 
@@ -1159,7 +1159,12 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
             else:
                 sec.kind, sec.rule, sec.unit = h.level.kind, h.level.id, h
             continue
-        start = _lead_start(text, h, sections[-1].start + 1 if sections else 0)
+        floor = sections[-1].start + 1 if sections else 0
+        if view.identity:
+            start = _lead_start(text, h, floor)
+        else:  # the lines above are read as the heading was: on the view (furniture, marks, letter-spacing out)
+            lead = _lead_start(view.text, replace(h, start=view.to_view(h.start)), view.to_view(floor))
+            start = min(h.start, max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":

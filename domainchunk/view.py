@@ -8,10 +8,16 @@ is the text with the furniture lines left out and the wrapped lines joined into
 the paragraphs they were, built once per document, with an offset map back to
 the real text: rules match on the view, chunks are still slices of the text.
 
+The view also reads past the marks converters and copies add around a line's
+words: a Markdown converter's ``**`` around a line or its label, ``- `` list
+marks, ``<br>`` tags and table pipes, and headings letter-spaced as ``第 一 章``.
+Rules then match one form of each.
+
 The map is a sorted list of kept runs, ``(view start, text start)``; a position
 is mapped with one binary search. Nothing is dropped but whole furniture lines
-and the line breaks (and indentation) inside a wrapped paragraph, so a view
-line start is always a line start of the text.
+(and table rule lines), the line breaks (and indentation) inside a wrapped
+paragraph and the marks and letter-spacing gaps above, so a view line start is a
+line start of the text or lies just past marks at one.
 """
 from __future__ import annotations
 
@@ -76,15 +82,95 @@ _COLUMNS = re.compile(r"\S[ \u3000]{2,}\S")
 _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
 
 
+# Marks inside a line that no rule should have to spell out, each dropped from the view:
+# - a Markdown list mark before a line's words (``- 1、服务内容``, ``* （一）``), as converters list
+#   numbered items (a ``- 3 -`` page number line is furniture, left out whole);
+# - ``**`` / ``__`` around a line's first words (``**第一章 总则**``, ``**第一条** 为了…``), as a
+#   converter sets headings and labels in bold, the opening pair at the line start (after
+#   indentation and ``#`` marks) and its closing pair later on the line;
+# - an HTML line break (``<br>``, ``<br/>``) a converter writes where a line broke;
+# - the gaps of letter-spacing at a line start, where labels are read: single characters, each one
+#   a word of its own, three or more in a row (审 判 长, 第 一 章 总 则), or a two-character label
+#   before its colon (主 诉：), or a bracketed title (【入 院 记 录】). A gap of one space goes; two
+#   or more keep one word from the next. A title spaced after its label (第一节 申 请 人) is left
+#   as written: its label is read already;
+# - a Markdown table's pipes (``| 项目 | 结果 |`` in a block of rows with a ``| --- |`` rule under
+#   its header, as Markdown has it): the outer ones go, an inner one leaves the spaces on its
+#   sides, the gap a text table puts between its columns; the rule line goes whole, as furniture
+#   does. Pipe rows with no rule are text some rules read as written (a signature row).
+_LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
+_EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__)(?=\S)[^\n]*?\S(\1)")
+_BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+_SPACED_CHAR = r"[\u3400-\u9fff0-9\uff10-\uff19【】〔〕（）]"  # a character, a digit, a bracket
+_LETTER_SPACED = re.compile(
+    rf"(?m)^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?{_SPACED_CHAR}(?:[ \u3000]{_SPACED_CHAR}){{2,}}(?![^\s:：，,。；;、])"
+    rf"|^[ \t\u3000]*{_SPACED_CHAR}[ \u3000]{_SPACED_CHAR}(?=[:：])"
+    rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
+)
+_GAP = re.compile(r"[ \u3000]")
+_PIPE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
+_PIPE_RULE = re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*")
+_PIPE = re.compile(r"\|")
+
+
+def _marks(text: str) -> list[tuple[int, int]]:
+    """Spans of the text that the view leaves out inside lines: list marks, emphasis pairs,
+    ``<br>`` tags, a ruled table's pipes and letter-spacing gaps, in order."""
+    spans: list[tuple[int, int]] = []
+    if "-" in text or "*" in text or "+" in text:
+        spans += [m.span(1) for m in _LIST_MARK.finditer(text)]
+    if "**" in text or "__" in text:
+        for m in _EMPHASIS.finditer(text):
+            spans += [m.span(1), m.span(2)]
+    if "<" in text:
+        spans += [m.span() for m in _BREAK_TAG.finditer(text)]
+    if "|" in text and "---" in text:
+        for block in _pipe_tables(text):
+            if not any(_PIPE_RULE.fullmatch(m.group()) for m in block):
+                continue  # rows with no rule stay as written
+            for m in block:
+                row = [p.start() for p in _PIPE.finditer(text, m.start(), m.end())]
+                if len(row) < 3 or _PIPE_RULE.fullmatch(m.group()):
+                    continue  # a rule is left out whole, by _pipe_rules
+                outer_a = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
+                spans += [(outer_a, row[0] + 1 + (text[row[0] + 1: row[0] + 2] == " "))]
+                spans += [(p, p + 1) for p in row[1:-1]]
+                spans += [(row[-1] - (text[row[-1] - 1] == " "), m.end())]
+    for m in _LETTER_SPACED.finditer(text):
+        # the gaps between the characters, not the indentation before the first
+        first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
+        spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
+    return sorted(spans)
+
+
+def _pipe_tables(text: str) -> list[list[re.Match]]:
+    """The pipe rows of the text, grouped into blocks of consecutive lines."""
+    blocks: list[list[re.Match]] = []
+    for m in _PIPE_ROW.finditer(text):
+        if blocks and blocks[-1][-1].end() + 1 == m.start():
+            blocks[-1].append(m)
+        else:
+            blocks.append([m])
+    return blocks
+
+
+def _pipe_rules(raw_lines: list[str]) -> set[int]:
+    """Indexes of a Markdown table's ``| --- | --- |`` rule lines."""
+    return {i for i, line in enumerate(raw_lines) if "---" in line and _PIPE_RULE.fullmatch(line)}
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """The view's text and its map: run ``k`` of the view starts at ``vstarts[k]`` and is the
-    text from ``tstarts[k]`` on."""
+    text from ``tstarts[k]`` on. A run that starts just past marks left out at a line start
+    (``- ``, ``**``, ``| ``) has its start mapped to the marks' start, ``leads[k]``: a chunk
+    opening there keeps its line whole."""
 
     text: str
     vstarts: tuple[int, ...] = (0,)
     tstarts: tuple[int, ...] = (0,)
     length: int = 0  # of the real text
+    leads: tuple[int, ...] = ()  # per run, where a start at the run's first position maps to
 
     @property
     def identity(self) -> bool:
@@ -97,13 +183,19 @@ class View:
         if pos >= len(self.text):
             return self.length
         k = bisect_right(self.vstarts, pos) - 1
+        if self.leads and pos == self.vstarts[k]:
+            return self.leads[k]
         return self.tstarts[k] + pos - self.vstarts[k]
 
     def end_to_text(self, pos: int) -> int:
         """The text offset of view end position ``pos`` (exclusive: just after the character before it)."""
         if self.identity or pos <= 0:
             return pos
-        return self.to_text(pos - 1) + 1
+        if pos > len(self.text):
+            return self.length + 1
+        # the raw map, not to_text: a run's lead maps a start, and this is the end of the one before
+        k = bisect_right(self.vstarts, pos - 1) - 1
+        return self.tstarts[k] + pos - self.vstarts[k]
 
     def to_view(self, pos: int) -> int:
         """The view position of text offset ``pos``; a position that was left out maps to the next kept one."""
@@ -202,20 +294,24 @@ def build_view(text: str) -> View:
     for line in raw_lines:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
-    drop = _furniture(text, lines)
+    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set())
+    marks = _marks(text)
+    # The lines as rules read them, marks and letter-spacing gaps out: what the wrap width is
+    # measured on and a cut is judged by (a letter-spaced label is no longer line than its twin).
+    read_lines = _read_lines(text, lines, marks) if marks else raw_lines
     # A line's length counts its trailing spaces: a table row cut at the width keeps the padding
     # before the cut, and without it the row would look shorter than the width and end there.
-    lengths = [len(line) if line.strip() else 0 for line in raw_lines]
+    lengths = [len(line) if line.strip() else 0 for line in read_lines]
     # A line ends in punctuation only when nothing follows it: one cut just after the space that
     # followed a 。 was going on with the paragraph.
-    finished = [line.endswith(_FINISHED) for line in raw_lines]
+    finished = [line.endswith(_FINISHED) for line in read_lines]
     # Rows with columns (tabs, or runs of spaces) are left out of the width: a short table's rows
     # may share a length by chance, and a report of nothing but rows never reads as wrapped.
     text_lines = [i for i, n in enumerate(lengths)
-                  if n and i not in drop and "\t" not in raw_lines[i] and not _COLUMNS.search(raw_lines[i])]
-    forms = {i for i in text_lines if _ended_form_line(raw_lines, i)}
+                  if n and i not in drop and "\t" not in read_lines[i] and not _COLUMNS.search(read_lines[i])]
+    forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
-    if not drop and width is None:
+    if not drop and width is None and not marks:
         return View(text, length=len(text))
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
@@ -226,14 +322,15 @@ def build_view(text: str) -> View:
     for i, (a, b) in enumerate(lines):
         if i in drop:
             continue
-        line = raw_lines[i]
+        line = read_lines[i]
         stripped = line.strip()
         joins = (width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
                  and not (prev_field and _FIELD.match(line)))
         if joins:
             # A continuation's indentation is no text, except in a row of columns, where the cut
             # may fall inside the spaces between two cells.
-            start = a if prev_columns else a + len(line) - len(line.lstrip())
+            raw = raw_lines[i]
+            start = a if prev_columns else a + len(raw) - len(raw.lstrip())
             runs[-1][1] = runs[-1][1] - 1  # drop the line break before this line
             runs.append([start, b + 1])
         else:
@@ -259,9 +356,17 @@ def build_view(text: str) -> View:
         prev_field = (bool(_FIELD.match(stripped)) and not _SENTENCE_MARK.search(line)
                       and not _FORM_FIELDS.search(line))
     runs[-1][1] = min(runs[-1][1], len(text))
+    # where a run starting just past marks at a line start maps its start to: the marks' start
+    lead_marks: dict[int, int] = {}
+    if marks:
+        runs = _without(runs, marks)
+        for lo, hi in marks:
+            if lo in lead_marks or not text[text.rfind("\n", 0, lo) + 1 : lo].strip(" \t\u3000#"):
+                lead_marks[hi] = lead_marks.get(lo, lo)  # marks in a row (- **…) lead from the first
     pieces: list[str] = []
     vstarts: list[int] = []
     tstarts: list[int] = []
+    leads: list[int] = []
     vpos = 0
     for a, b in runs:
         if b <= a:
@@ -271,9 +376,51 @@ def build_view(text: str) -> View:
         else:
             vstarts.append(vpos)
             tstarts.append(a)
+            leads.append(lead_marks.get(a, a))
             pieces.append(text[a:b])
         vpos += b - a
-    return View("".join(pieces), tuple(vstarts) or (0,), tuple(tstarts) or (0,), len(text))
+    return View("".join(pieces), tuple(vstarts) or (0,), tuple(tstarts) or (0,), len(text),
+                tuple(leads) if lead_marks else ())
+
+
+def _read_lines(text: str, lines: list[tuple[int, int]], marks: list[tuple[int, int]]) -> list[str]:
+    """Each line of the text with the mark spans inside it cut out."""
+    out: list[str] = []
+    k = 0
+    for a, b in lines:
+        pieces, at = [], a
+        while k < len(marks) and marks[k][0] < b:
+            lo, hi = marks[k]
+            if hi <= a:
+                k += 1
+                continue
+            pieces.append(text[at:max(at, lo)])
+            at = max(at, min(hi, b))
+            if hi > b:
+                break
+            k += 1
+        pieces.append(text[at:b])
+        out.append("".join(pieces))
+    return out
+
+
+def _without(runs: list[list[int]], spans: list[tuple[int, int]]) -> list[list[int]]:
+    """The runs with the (sorted, disjoint) spans cut out of them."""
+    out: list[list[int]] = []
+    k = 0
+    for a, b in runs:
+        while k < len(spans) and spans[k][1] <= a:
+            k += 1
+        j = k
+        while j < len(spans) and spans[j][0] < b:
+            lo, hi = spans[j]
+            if lo > a:
+                out.append([a, lo])
+            a = max(a, hi)
+            j += 1
+        if a < b:
+            out.append([a, b])
+    return out
 
 
 _last: list = [None, None]  # the last text viewed and its view: detection and the outline share it

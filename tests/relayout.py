@@ -143,6 +143,218 @@ def glued_page_numbers(text: str) -> str:
     return "\n".join(lines)
 
 
+def double_blank(text: str) -> str:
+    """A blank line between every two lines, as web copies and some converters write a text
+    (every line its own ``<p>``, read back with a blank line after each)."""
+    return "\n\n".join(_lines(text))
+
+
+def no_blank_lines(text: str) -> str:
+    """Every blank line removed, as an extraction that keeps no paragraph gaps."""
+    return "\n".join(line for line in _lines(text) if line.strip())
+
+
+# Full-width forms U+FF01..U+FF5E are ASCII 0x21..0x7E shifted by this much.
+_FULLWIDTH_SHIFT = 0xFEE0
+_TO_HALFWIDTH = {cp: cp - _FULLWIDTH_SHIFT for cp in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_TO_FULLWIDTH = {cp: cp + _FULLWIDTH_SHIFT for cp in range(0x21, 0x7F)}
+
+
+def half_width(text: str) -> str:
+    """Full-width punctuation, digits and letters to ASCII (：（）；，１Ａ → :();,1A) and the
+    ideographic space to a space, as a 全角转半角 pass or an English-locale converter does."""
+    return text.translate(_TO_HALFWIDTH)
+
+
+def full_width_chars(text: str) -> str:
+    """The reverse: ASCII punctuation, digits and letters to full-width (1.2 → １．２), as a
+    Chinese input method or a 半角转全角 pass writes them. A Markdown heading's marks stay: they
+    are markup, not text."""
+    out = []
+    for line in _lines(text):
+        heading = _MARKDOWN_HEADING.match(line)
+        if heading:
+            marks = line[: len(line) - len(line.lstrip("#"))]
+            out.append(marks + line[len(marks):].translate(_TO_FULLWIDTH))
+        else:
+            out.append(line.translate(_TO_FULLWIDTH))
+    return "\n".join(out)
+
+
+_SPACE_RUN = re.compile(r"[ \u3000]{2,}")
+
+
+def tab_runs(text: str) -> str:
+    """Every run of two or more spaces (ASCII or ideographic) written as one tab, as a converter
+    that turns layout spacing into tab stops does."""
+    return _SPACE_RUN.sub("\t", text)
+
+
+# A heading line: short, no sentence or clause punctuation (第一章 总则, 审判长 某某, 诊断).
+HEADING_MAX = 20
+_CLAUSE_MARK = re.compile(r"[，,。；;！？!?、：:（）()《》“”\"]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# A field label at a line start (诊断：, 主诉:): letter-spaced as a form prints it.
+_LINE_LABEL = re.compile(r"^([ \t\u3000]*)([\u4e00-\u9fff]{2,4})(?=[:：])")
+
+
+_CJK_PAIR = re.compile(r"(?<=[\u4e00-\u9fff])(?=[\u4e00-\u9fff])")
+
+
+def _letter_spaced(s: str) -> str:
+    """A space between every two adjacent CJK characters (digits, brackets and gaps as written)."""
+    return _CJK_PAIR.sub(" ", s)
+
+
+def spaced_headings(text: str) -> str:
+    """Headings and line-start labels letter-spaced (第 一 章 总 则, 审 判 长 某 某, 诊 断：), as a
+    word processor's distributed alignment or a typist's spaces print them and extraction reads
+    them. A table row (tabs, runs of spaces between cells) is no heading and stays as written."""
+    out = []
+    for line in _lines(text):
+        heading = _MARKDOWN_HEADING.match(line)
+        marks = line[: len(line) - len(line.lstrip("#"))] if heading else ""
+        body = line[len(marks):]
+        if "\t" in body or _SPACE_RUN.search(body.strip()):
+            out.append(line)
+        elif (len(_INLINE_SPACE.sub("", body)) <= HEADING_MAX and not _CLAUSE_MARK.search(body)
+                and _CJK.search(body)):
+            out.append(marks + _letter_spaced(body))
+        else:
+            out.append(marks + _LINE_LABEL.sub(lambda m: m.group(1) + _letter_spaced(m.group(2)), body))
+    return "\n".join(out)
+
+
+# A structural heading (第一编 / 第一章 / 第一节 and its title) that converters set in bold.
+_PART_HEADING = re.compile(r"^[ \t\u3000]*第[一二三四五六七八九十百零〇0-9]+[编章节](?:[ \t\u3000]|$)")
+_LIST_ITEM = re.compile(r"^[ \t\u3000]*(?:[（(][一二三四五六七八九十0-9]+[)）]|[0-9]+[.．、](?![0-9])|[\u2460-\u2473])")
+
+
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _pipe_row(line: str) -> str:
+    return "| " + " | ".join(cell.strip() for cell in line.split("\t")) + " |"
+
+
+def _piped_rows(lines: list[str]) -> dict[int, bool]:
+    """Line index -> whether it is a header row, for the tab-separated rows a converter writes
+    as a pipe table: a run of rows is one table, and a row with no digit after its first row
+    (the next panel's header) opens another. A table is piped only where no anchor runs into
+    it or across its cells: it opens with a column header row, and the line above it holds no
+    tabs and is a whole anchor long (a unit opening on a table row after another table's rows
+    stays as written)."""
+    piped: dict[int, bool] = {}
+    i = 0
+    while i < len(lines):
+        if "\t" not in lines[i] or not lines[i].strip():
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and "\t" in lines[j] and lines[j].strip() and _DIGIT.search(lines[j]):
+            j += 1
+        before = next((b for b in reversed(lines[:i]) if b.strip()), "")
+        # a first row of fields (甲方（盖章）：…) or the document's first line may open a unit
+        # (a signature block, a report's title): only a column header row opens a piped table
+        header = not _DIGIT.search(lines[i]) and not re.search(r"[:：]", lines[i])
+        if header and "\t" not in before and len(_INLINE_SPACE.sub("", before)) >= ANCHOR_CHARS:
+            piped.update({k: k == i and not _DIGIT.search(lines[i]) for k in range(i, j)})
+        i = j
+    return piped
+
+
+def markdown_emphasis(text: str) -> str:
+    """Markdown as a PDF-to-Markdown converter (MinerU, marker) writes it: part, chapter and
+    section headings in **bold**, numbered items as ``- `` list items, tab-separated rows as a
+    ``| a | b |`` pipe table (a ``| --- |`` rule under its header row), and a ``<br>`` where a
+    long sentence's line breaks inside a paragraph. Marks go only where no gold anchor can
+    straddle them: a chapter heading opens no unit of its own, a ``- `` or a table's pipes are
+    unpunctuated text the scorer lets stand before an anchor, and a ``<br>`` follows a line
+    long enough to hold every anchor that runs into it."""
+    lines = _lines(text)
+    piped = _piped_rows(lines)
+    out = []
+    for i, line in enumerate(lines):
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        # a mark at a line start is safe when no anchor runs into the line: the last non-blank
+        # line before it (an anchor runs over blank lines) is long enough to hold a whole anchor
+        before = next((b for b in reversed(lines[:i]) if b.strip()), "")
+        open_start = not before or len(_INLINE_SPACE.sub("", before)) >= ANCHOR_CHARS
+        heading = _MARKDOWN_HEADING.match(line)
+        if i in piped:
+            out.append(_pipe_row(line))
+            if piped[i]:
+                out.append("| " + " | ".join("---" for _ in line.split("\t")) + " |")
+        elif "\t" in line:
+            out.append(line)
+        elif heading and _PART_HEADING.match(heading.group(2)):
+            out.append(line[: heading.start(2)] + "**" + heading.group(2).strip() + "**")
+        elif not heading and _PART_HEADING.match(line) and len(line.strip()) <= HEADING_MAX \
+                and not _CLAUSE_MARK.search(line):
+            out.append("**" + line.strip() + "**")
+        elif _LIST_ITEM.match(line) and open_start:
+            out.append("- " + line.lstrip())
+        elif (following.strip() and len(_INLINE_SPACE.sub("", line)) >= ANCHOR_CHARS and _SENTENCE_END.search(line)
+              and not _MARKDOWN_HEADING.match(following)):
+            out.append(line + "<br>")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+_NUMBERED_ITEM = re.compile(r"^[ \t\u3000]*(?:第[一二三四五六七八九十百千零〇0-9]+条|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）])")
+
+
+def one_line_paragraphs(text: str) -> str:
+    """Each paragraph on one line, its hard wraps re-joined, and numbered items glued onto the
+    paragraph before them (…制定本法。第二条 本法适用于…), as web copies of statutes run
+    articles together. Markdown headings and blank-line-separated unnumbered paragraphs keep
+    their own lines."""
+    blocks: list[str] = []
+    for block in re.split(r"\n[ \t\u3000]*\n", text.replace("\r\n", "\n")):
+        block = block.strip("\n")
+        if not block.strip():
+            continue
+        parts = block.split("\n")
+        # a Markdown heading stays a line of its own, and so do the lines of a table
+        if any(_MARKDOWN_HEADING.match(part) or "\t" in part for part in parts):
+            blocks.append(block)
+            continue
+        joined = parts[0] + "".join(part.strip() for part in parts[1:])
+        previous = blocks[-1] if blocks else ""
+        last = previous.split("\n")[-1]
+        if (_NUMBERED_ITEM.match(joined) and previous and not _MARKDOWN_HEADING.match(last)
+                and "\t" not in last and _SENTENCE_END.search(last)):
+            blocks[-1] = previous + joined.strip()
+        else:
+            blocks.append(joined)
+    return "\n\n".join(blocks) + "\n"
+
+
+# Characters web pages and editors leave in a text: a no-break space for a space, zero-width
+# spaces between characters, a byte-order mark where files were concatenated.
+NBSP_EVERY = 7  # a zero-width space after every 7th CJK character of a line
+BOM_EVERY = 25  # a BOM opening every 25th line
+
+
+def invisible_chars(text: str) -> str:
+    """Spaces as NBSP, zero-width spaces scattered between CJK characters, BOMs at line starts,
+    as text copied from a web page carries them."""
+    out = []
+    for n, line in enumerate(_lines(text)):
+        line = line.replace(" ", "\u00a0")
+        pieces, cjk = [], 0
+        for char in line:
+            pieces.append(char)
+            if _CJK.match(char):
+                cjk += 1
+                if cjk % NBSP_EVERY == 0:
+                    pieces.append("\u200b")
+        line = "".join(pieces)
+        out.append(("\ufeff" + line) if n % BOM_EVERY == 0 else line)
+    return "\n".join(out)
+
+
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "nospace": (no_spaces, (".txt", ".md")),
@@ -154,12 +366,26 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "crlf": (crlf, (".txt", ".md", ".csv")),
     "fullwidth": (fullwidth_indent, (".txt", ".md")),
     "nomd": (no_markdown, (".md",)),
+    "dblank": (double_blank, (".txt", ".md")),
+    "noblank": (no_blank_lines, (".txt", ".md")),
+    "halfwidth": (half_width, (".txt", ".md")),
+    "fullwidth_chars": (full_width_chars, (".txt", ".md")),
+    "tabs": (tab_runs, (".txt", ".md")),
+    "spaced_heads": (spaced_headings, (".txt", ".md")),
+    "md_emph": (markdown_emphasis, (".txt", ".md")),
+    "oneline_paras": (one_line_paragraphs, (".txt", ".md")),
+    "nbsp": (invisible_chars, (".txt", ".md")),
 }
 
 
 def relaid_name(name: str, variant: str) -> str:
-    """The file name a re-laid document is read under: without its marks Markdown is plain text."""
-    return re.sub(r"\.md$", ".txt", name) if variant == "nomd" else name
+    """The file name a re-laid document is read under: without its marks Markdown is plain text,
+    and a converter's Markdown is a ``.md`` file whatever the document was."""
+    if variant == "nomd":
+        return re.sub(r"\.md$", ".txt", name)
+    if variant == "md_emph":
+        return re.sub(r"\.txt$", ".md", name)
+    return name
 
 
 # ---------------------------------------------------------------- renderings

@@ -21,8 +21,17 @@ from relayout import (
     NARROW_WRAP,
     WRAP,
     crlf,
+    double_blank,
+    full_width_chars,
     fullwidth_indent,
     glued_page_numbers,
+    half_width,
+    invisible_chars,
+    markdown_emphasis,
+    no_blank_lines,
+    one_line_paragraphs,
+    spaced_headings,
+    tab_runs,
     narrow_wrapped,
     no_markdown,
     no_spaces,
@@ -33,6 +42,8 @@ from relayout import (
     wrapped,
 )
 from scoring import load_gold, squash
+
+from domainchunk.normalize import normalize_text
 
 FLOORS = g.load_floors()
 SAMPLE = "# 示范市绿化条例\n\n## 第一章 总则\n\n第一条　为了规范 管理，\t制定本条例。\n" + "本条为示范文字，说明一个较长的段落如何被硬换行切成多行文本，直到超过宽度。\n" * 130
@@ -82,15 +93,59 @@ def test_glued_page_numbers_stick_to_the_end_and_to_the_start_of_lines():
     assert len(out.split("\n")) == len(SAMPLE.split("\n"))
 
 
+def test_blank_line_variants_double_and_remove_the_gaps():
+    assert double_blank("甲\n乙\n\n丙") == "甲\n\n乙\n\n\n\n丙"
+    assert no_blank_lines("甲\n\n乙\n \n丙\n") == "甲\n乙\n丙"
+
+
+def test_width_variants_swap_ascii_and_full_width_forms_but_keep_markdown_marks():
+    assert half_width("第一条（定义）：１．２，Ａ；\u3000甲") == "第一条(定义):1.2,A; 甲"
+    assert full_width_chars("## 第1条 (定义): 1.2, A;\n# 标题") == "## 第１条 （定义）： １．２， Ａ；\n# 标题"
+    assert half_width(full_width_chars("第1条 (定义): 1.2")) == "第1条 (定义): 1.2"
+
+
+def test_tab_runs_write_two_or_more_spaces_as_one_tab():
+    assert tab_runs("项目  结果   单位\n\u3000\u3000第一条 示范") == "项目\t结果\t单位\n\t第一条 示范"
+
+
+def test_spaced_headings_letter_space_heads_and_labels_not_sentences_or_rows():
+    out = spaced_headings("第一章　总则\n## 第二节 审判\n主诉：发热三天。\n第一条 为了示范，制定本条例。\n姓名\t张三\n")
+    assert out == "第 一 章　总 则\n## 第 二 节 审 判\n主 诉：发热三天。\n第一条 为了示范，制定本条例。\n姓名\t张三\n"
+
+
+def test_markdown_emphasis_bolds_chapters_lists_items_pipes_tables_and_breaks_sentences():
+    text = ("# 示范条例\n\n第一章 总则\n\n第一条 为了规范示范区域的管理工作，制定本条例。\n下列事项由管理机构负责办理和监督：\n"
+            "（一）日常管理；\n\n这是一个足够长的段落用来放置表格前的说明文字。\n项目\t结果\t单位\n钾\t3.3\tmmol/L\n")
+    out = markdown_emphasis(text).split("\n")
+    assert "**第一章 总则**" in out
+    assert "第一条 为了规范示范区域的管理工作，制定本条例。<br>" in out
+    assert "- （一）日常管理；" in out
+    assert out[-4:] == ["| 项目 | 结果 | 单位 |", "| --- | --- | --- |", "| 钾 | 3.3 | mmol/L |", ""]
+    assert relaid_name("判决书.txt", "md_emph") == "判决书.md"
+
+
+def test_one_line_paragraphs_join_wraps_and_glue_numbered_items():
+    text = "## 第一章 总则\n\n第一条 为了示范，\n制定本条例。\n\n第二条 本条例适用于示范。\n\n附：说明\n"
+    assert one_line_paragraphs(text) == "## 第一章 总则\n\n第一条 为了示范，制定本条例。第二条 本条例适用于示范。\n\n附：说明\n"
+
+
+def test_invisible_chars_are_what_the_reader_takes_out_again():
+    text = "第一条 为了规范管理示范区域，制定本条例。\n第二条 示范。"
+    out = invisible_chars(text)
+    assert "\u00a0" in out and "\u200b" in out and out.startswith("\ufeff")
+    assert normalize_text(out) == text.replace(" ", " ")
+
+
 @pytest.mark.parametrize("variant", sorted(TEXT_VARIANTS))
 def test_every_gold_anchor_survives_the_relayout_in_order(variant):
     """Transforms only add furniture at safe boundaries, so the gold of every document stays valid.
-    (A CSV's gold anchors are in the text its reader builds, not in the file's bytes.)"""
+    (A CSV's gold anchors are in the text its reader builds, not in the file's bytes; the text is
+    compared as the reader reads it, with the zero-width characters of ``nbsp`` out.)"""
     docs = [d for corpus in ("ours", "shared", "large_sample") for d in g.corpus_documents(corpus)]
     for doc in docs:
         if not g.applies(variant, doc) or doc.path.suffix == ".csv":
             continue
-        text = squash(TEXT_VARIANTS[variant][0](doc.path.read_text(encoding="utf-8")))
+        text = squash(normalize_text(TEXT_VARIANTS[variant][0](doc.path.read_text(encoding="utf-8"))))
         at = 0
         for unit in load_gold(doc.gold)["units"]:
             at = text.find(squash(unit["anchor"]), at)

@@ -38,3 +38,17 @@ def test_a_clean_text_is_returned_as_it_is() -> None:
     clean = "第一条 为了示范，制定本法。\n第二条 本法适用于示范。"
     assert normalize_text(clean) is clean
     assert normalize_text("第１条\u3000本法") == "第1条\u3000本法"  # the ideographic space is kept: it is text
+
+
+def test_double_spacing_is_undone_and_single_blank_lines_between_paragraphs_stay() -> None:
+    from domainchunk.readers.text import text_document, undouble
+
+    doubled = "标题\n\n第一行\n\n第二行\n\n\n\n第二段\n\n第三行\n"
+    assert undouble(doubled) == "标题\n第一行\n第二行\n\n第二段\n第三行\n"
+    assert text_document(doubled.replace("\n", "\r\n"), "x.txt").text == "标题\n第一行\n第二行\n\n第二段\n第三行\n"
+    # every paragraph set apart by one blank line, as statutes are written: nothing to undo
+    spaced = "第一条 示范。\n\n第二条 示范。\n\n第三条 示范。\n\n第四条 示范。\n\n第五条 示范。\n"
+    assert undouble(spaced) == spaced
+    # a web copy's paragraphs of a zero-width space are lines as written, not gaps of blank lines
+    web = "标题\n\n\u200b\n\n第一条 示范。\n\n\u200b\n\n第二条 示范。\n\n第三条 示范。\n"
+    assert undouble(web) == web

@@ -305,3 +305,54 @@ def test_a_form_line_cut_after_a_label_goes_on_with_its_value():
     assert len(holding) == 24
     text = _wrap([holding, "一、被告支付货款。"]) + _wrap(["被告未按约定期限付款，已构成违约，应当承担违约责任。" * 3])
     assert "\n一、被告" in build_view(text).text
+
+
+# ---------------------------------------------------------------- converters' marks and letter-spacing
+
+
+def _mapped(text: str):
+    view = build_view(text)
+    for pos, ch in enumerate(view.text):
+        assert text[view.to_text(pos)] == ch or pos in view.vstarts, (pos, ch)
+        assert text[view.end_to_text(pos + 1) - 1] == ch
+    return view
+
+
+def test_markdown_marks_are_read_past_and_a_chunk_keeps_its_line_whole():
+    text = "- 1、服务内容\n**第一章 总则**\n## **第二章 附则**\n- **第一条** 为了示范。<br>\n正文\n"
+    view = _mapped(text)
+    assert view.text == "1、服务内容\n第一章 总则\n## 第二章 附则\n第一条 为了示范。\n正文\n"
+    # a start just past the marks at a line start maps to the marks, so the chunk holds its line whole
+    assert view.to_text(view.text.index("1、")) == 0
+    assert view.to_text(view.text.index("第一条")) == text.index("- **第一条")
+    assert view.end_to_text(view.text.index("。") + 1) == text.index("。") + 1
+
+
+def test_a_markdown_table_reads_as_a_text_table_and_pipes_without_a_rule_stay():
+    table = "| 项目 | 结果 | 单位 |\n| --- | --- | --- |\n| 钾 | 3.3 | mmol/L |\n"
+    assert _mapped(table).text == "项目  结果  单位\n钾  3.3  mmol/L\n"
+    signature = "| 甲方（盖章）：某甲 | 乙方（盖章）：某乙 |\n| 日期：2024年3月15日 | 日期：2024年3月15日 |\n"
+    assert build_view(signature).identity  # no rule under it: text some rules read as written
+
+
+def test_letter_spaced_heads_and_labels_read_solid_but_a_spaced_title_after_its_label_stays():
+    text = "第 一 章　总 则\n## 第 二 节 审 判\n【入 院 记 录】\n主 诉：发热三天。\n审　判　长　　张三\n第一节 申 请 人\n"
+    view = _mapped(text)
+    assert view.text == "第一章总则\n## 第二节审判\n【入院记录】\n主诉：发热三天。\n审判长　　张三\n第一节 申 请 人\n"
+
+
+def test_letter_spaced_heading_chunks_like_its_solid_twin():
+    solid = "示范条例\n第一章 总则\n第一条 为了示范，制定本条例。\n第二章 附则\n第二条 本条例自公布之日起施行。\n"
+    spaced = solid.replace("第一章 总则", "第 一 章 总 则").replace("第二章 附则", "第 二 章 附 则")
+    chunks = domainchunk.chunk_text(spaced, doc_type="statute").chunks
+    twins = domainchunk.chunk_text(solid, doc_type="statute").chunks
+    assert [[p.replace(" ", "") for p in c.path] for c in twins] == [c.path for c in chunks]
+    assert chunks[1].path == ["第一章总则", "第一条"] and chunks[1].text.startswith("第 一 章 总 则\n第一条")
+
+
+def test_letter_spaced_form_lines_of_one_length_are_no_hard_wrap():
+    # each 采 样 时 间： line is longer than its solid twin by its gaps, and all share one length:
+    # the width is measured on the lines as read, so they are not taken for lines cut at a width
+    report = "\n".join(["检验报告单", "采 样 时 间：2025-06-11 07:21\u3000报告时间：2025-06-11 11:01",
+                        "检 验 项 目：肝功能", "项目\t结果\t单位"] * 4) + "\n"
+    assert "11:01\n" in build_view(report).text

@@ -64,9 +64,30 @@ _PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")
 _MD_HEADING = re.compile(r"[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")  # matched at a paragraph's start
 
 
+# Double spacing: a converter or a web copy wrote a blank line after every line, so no two lines
+# touch, every gap between lines is an odd run of blank lines (none became one, one became
+# three) and some gap is three or more, which a text that merely sets its paragraphs apart by one
+# blank line never has. The blank lines it added are no paragraph gaps: the reader takes them out,
+# as it takes CRLF to LF, and the text reads as written before. Lines are told as written, before
+# invisible characters go: a web copy's paragraph of a zero-width space alone is a line, not a gap.
+DOUBLED_MIN_LINES = 5
+_BLANK_RUN = re.compile(r"\n(?:[ \t\u3000\r]*\n)+")
+
+
+def undouble(text: str) -> str:
+    """``text`` with the blank lines of double spacing taken out (half of each gap, rounded
+    down, stays); any other text as it is."""
+    gaps = [m.group().count("\n") - 1 for m in _BLANK_RUN.finditer(text.strip("\n"))]
+    lines = text.strip("\n").count("\n") + 1 - sum(gaps)
+    if (lines < DOUBLED_MIN_LINES or len(gaps) != lines - 1 or any(g % 2 == 0 for g in gaps)
+            or not any(g >= 3 for g in gaps)):
+        return text
+    return _BLANK_RUN.sub(lambda m: "\n" * ((m.group().count("\n") - 1) // 2 + 1), text)
+
+
 def text_document(text: str, source: str, *, markdown: bool = False) -> Document:
     """A Document from already decoded text: one block per run of non-empty lines."""
-    text = normalize_text(text)
+    text = normalize_text(undouble(text))
     _check_text(text, source)
     # The blocks go to the Document as plain fields, validated in one call with it (a model per
     # paragraph, validated one by one, was a third of reading a long statute).
