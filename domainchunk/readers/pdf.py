@@ -117,7 +117,7 @@ class Line:
     bottom: float
     size: float
     page: int
-    samples: tuple[int, ...] = ()  # indexes of chars whose style the line's style is read from
+    samples: tuple[int, ...] = ()  # pdfium's indexes of its first and last char, its style read from them
     bold: bool | None = None  # None: not read (see _mark_bold)
     toc: bool = False
     heading_level: int | None = None
@@ -177,7 +177,8 @@ class _LineAcc:
     top: float
     bottom: float
     heights: list[float]
-    indexes: list[int]
+    first: int  # pdfium's index of the line's first and last char
+    last: int
     ink: float  # the glyphs' widths summed: the line's width less this is its gaps
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
 
@@ -202,6 +203,7 @@ def _unconverted(function):
 _UNICODE_OF = _unconverted(pdfium_c.FPDFText_GetUnicode)
 _GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
 _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
+_FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 
 
 def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
@@ -237,7 +239,7 @@ def _is_bold(raw, index: int) -> bool:
     text_object = pdfium_c.FPDFText_GetTextObject(raw, index)
     if text_object and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) in _STROKED:
         return True
-    if pdfium_c.FPDFText_GetFontWeight(raw, index) >= BOLD_WEIGHT:
+    if _FONT_WEIGHT(raw, index) >= BOLD_WEIGHT:
         return True
     length = pdfium_c.FPDFText_GetFontInfo(raw, index, _FONT_NAME, len(_FONT_NAME), None)
     return 0 < length <= len(_FONT_NAME) and _BOLD_FONT.search(_FONT_NAME.value.decode("latin-1")) is not None
@@ -246,11 +248,17 @@ def _is_bold(raw, index: int) -> bool:
 def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
     """A line is bold when its first, middle and last chars are: a bold lead-in (第一条 set
     bold before its plain text) leaves the line plain. Read for the lines shaped like a
-    heading, and for every BODY_SAMPLE-th other line, which tells whether the body is bold."""
+    heading, and for every BODY_SAMPLE-th other line, which tells whether the body is bold.
+    The middle char is the first glyph at or after the middle of the line's index range."""
     raw = textpage.raw
     for number, line in enumerate(lines):
-        if _heading_shaped(line.text) or number % BODY_SAMPLE == 0:
-            line.bold = all(_is_bold(raw, index) for index in line.samples)
+        if not (_heading_shaped(line.text) or number % BODY_SAMPLE == 0):
+            continue
+        first, last = line.samples
+        middle = (first + last) // 2
+        while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
+            middle += 1
+        line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
 
 
 def _heading_shaped(text: str) -> bool:
@@ -299,7 +307,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         # A char joins the line when its vertical middle falls within the line's extent and
         # it does not start back left of the line's end (by more than its own size).
         if current is None or not current.top <= (top + bottom) / 2 <= current.bottom or left < current.x1 - (bottom - top):
-            current = _LineAcc([char], left, right, top, bottom, [bottom - top], [index], right - left, [])
+            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [])
             lines.append(current)
         else:
             if space:
@@ -315,7 +323,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             if bottom > current.bottom:
                 current.bottom = bottom
             current.heights.append(bottom - top)
-            current.indexes.append(index)
+            current.last = index
         space = written = False
     result = []
     for acc in lines:
@@ -323,9 +331,8 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             _drop_tracking_spaces(acc)
         text = "".join(acc.chars)
         if text.strip():
-            first, middle, last = acc.indexes[0], acc.indexes[len(acc.indexes) // 2], acc.indexes[-1]
             result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(first, middle, last)))
+                               samples=(acc.first, acc.last)))
     return result
 
 
@@ -810,10 +817,14 @@ def _document_edge(lines: list[Line], width: float, tables: list[Table]) -> floa
     ends = _ends(lines)
     if len(ends) >= 2 and _together(ends, ends[0], _tolerance(lines)) >= 2:
         return ends[0]
-    return width - min((item.x0 for item in [*lines, *tables]), default=0.0)
+    return width - min([*(line.x0 for line in lines), *(table.x0 for table in tables)], default=0.0)
 
 
-def _columns(page: PageContent) -> tuple[tuple[float, float] | None, list[list[Line]]]:
+# A page's gutter (None with one column) and its lines column by column.
+Columns = tuple[tuple[float, float] | None, list[list[Line]]]
+
+
+def _columns(page: PageContent) -> Columns:
     """The page's gutter, if it has two columns, and its lines by column."""
     lines = [item for item in page.items if isinstance(item, Line)]
     gutter = _gutter(lines, page.width)
@@ -822,14 +833,13 @@ def _columns(page: PageContent) -> tuple[tuple[float, float] | None, list[list[L
     return gutter, [[l for l in lines if _side(l, gutter) < 0], [l for l in lines if _side(l, gutter) >= 0]]
 
 
-def _column_edges(pages: list[PageContent]) -> dict[int, float]:
-    """Right edge for every line (by id): per page and column, else the document's."""
+def _column_edges(pages: list[PageContent], columns_of: list[Columns]) -> dict[int, float]:
+    """Right edge for every line (by id): per page and column (``columns_of``, by page), else the document's."""
     all_lines = [item for page in pages for item in page.items if isinstance(item, Line)]
     tables = [item for page in pages for item in page.items if isinstance(item, Table)]
     fallback = _right_edge(all_lines) or _document_edge(all_lines, max((page.width for page in pages), default=0.0), tables)
     edges: dict[int, float] = {}
-    for page in pages:
-        gutter, columns = _columns(page)
+    for gutter, columns in columns_of:
         for column in columns:
             edge = _right_edge(column)
             if gutter is None and edge is not None and edge < fallback - EDGE_PASS * _tolerance(column):
@@ -852,7 +862,7 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # A wrapped line starts at the margin. One at the first-line indent opens a paragraph,
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
         return False
-    if (margin.indents and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
+    if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
             and abs(line.size - following.size) <= 0.15 * line.size and not opens_paragraph(following.text)):
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
@@ -882,13 +892,13 @@ class Margin:
     indents: bool
 
 
-def _left_edges(pages: list[PageContent]) -> dict[int, Margin]:
+def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
     """The left margin of every line (by id), per page and column: of the two x most of its
     lines of body text start at, the leftmost (wrapped lines start at the margin, first lines
     at the indent)."""
     edges: dict[int, Margin] = {}
-    for page in pages:
-        for column in _columns(page)[1]:
+    for _, columns in columns_of:
+        for column in columns:
             starts = Counter(round(l.x0) for l in column if len(l.text) >= 4 and l.heading_level is None)
             common = [x for x, n in starts.most_common(2) if n >= EDGE_LINES]
             edge = float(min(common)) if common else None
@@ -979,8 +989,9 @@ def _mark_continued_tables(pages: list[PageContent]) -> None:
 
 
 def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
-    edges = _column_edges(pages)
-    lefts = _left_edges(pages)
+    columns_of = [_columns(page) for page in pages]
+    edges = _column_edges(pages, columns_of)
+    lefts = _left_edges(columns_of)
     pitch = _line_pitch(pages)
     items = [item for page in pages for item in page.items]
     fragments: list[Fragment] = []
