@@ -9,12 +9,15 @@ lands inside a unit's anchor, which is the unit's first characters and may run
 over a line break.
 
 The renderings (``RENDERINGS``) turn a text into the bytes of another format:
-printed to PDF, saved to DOCX with or without heading styles, with
+printed to PDF (plainly, or as Word, WPS and court systems print: justified,
+indented, bold headings of the body's size, ruled tables, running header and
+``第 X 页 共 Y 页`` footer), saved to DOCX with or without heading styles, with
 tab-separated rows as Word tables.
 """
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from datetime import datetime
 from typing import Callable
@@ -513,8 +516,239 @@ def to_pdf(text: str) -> bytes:
     return buffer.getvalue()
 
 
+# ---------------------------------------------------------------- a word processor's PDF
+
+# A4 as Word and WPS lay it out by default: 3.17 cm side margins, 2.54 cm top and bottom,
+# body in 小四 (12 pt) with single spacing, a header and a footer in 小五 (9 pt).
+_WORD_PAGE = (595.0, 842.0)
+_WORD_MARGINS = (90.0, 72.0)  # side, top and bottom
+_WORD_BODY = 12.0
+_WORD_PITCH = 20.0  # single spacing of a CJK font: about 1.6 times its size
+_WORD_TABLE = 10.5  # 五号, the size tables are set in
+_WORD_FURNITURE = 9.0
+_WORD_INDENT = 2  # first-line indent, in characters
+# Heading styles: (size, centred). The title is larger; chapters are body-size and centred;
+# sections body-size at the margin; deeper headings smaller than the body, all bold.
+_WORD_HEADINGS = {1: (18.0, True), 2: (_WORD_BODY, True), 3: (_WORD_BODY, False)}
+_WORD_DEEP_HEADING = (_WORD_TABLE, False)
+_WORD_HEADING_SPACE = 6.0  # space before and after a heading paragraph
+# 避头尾: punctuation a line may not start with; the character before it goes down with it.
+_NO_LINE_START = set("，。、；：？！）》」』”’%,.;:?!)]}·…—")
+_LATIN_WORD = re.compile(r"[!-~]+|.", re.S)  # an ASCII run (a word, a number) is never split
+_NUMBER_CELL = re.compile(r"^[<>≤≥＜＞]?[-+]?\d[\d.,:/\-^*]*\s*[↑↓HL]?$")
+_CELL_PAD = 4.0
+# Rows of one length and at most this many cells are a Word table; wider or ragged ones were
+# typed as paragraphs with tabs (a table of twenty columns does not fit a portrait page).
+_WORD_TABLE_COLUMNS = 8
+
+
+def _width(text: str, size: float) -> float:
+    from reportlab.pdfbase import pdfmetrics
+
+    return pdfmetrics.stringWidth(text, _PDF_FONT, size)
+
+
+def _justified_lines(text: str, size: float, first_width: float, width: float) -> list[str]:
+    """A paragraph broken the way Word breaks it: at any CJK character, never inside an ASCII
+    word or number that fits on a line, and never before closing punctuation (its character
+    goes down with it)."""
+    tokens = [piece for token in _LATIN_WORD.findall(text)
+              for piece in (list(token) if _width(token, size) > width else [token])]
+    lines: list[str] = []
+    current: list[str] = []
+    for token in tokens:
+        limit = first_width if not lines else width
+        if current and _width("".join(current) + token, size) > limit and not token.isspace():
+            carried = []
+            if token[0] in _NO_LINE_START and len(current) > 1 and _width(current[-1] + token, size) <= width:
+                carried = [current.pop()]
+            lines.append("".join(current).rstrip())
+            current = carried
+        if token.isspace() and not current:
+            continue
+        current.append(token)
+    if current:
+        lines.append("".join(current).rstrip())
+    return lines
+
+
+class _WordLayout:
+    """Page by page, what a word processor prints: ops, drawn once the page count is known."""
+
+    def __init__(self) -> None:
+        self.width, self.height = _WORD_PAGE
+        self.side, self.margin = _WORD_MARGINS
+        self.text_width = self.width - 2 * self.side
+        self.pages: list[list[tuple]] = [[]]
+        self.y = self.height - self.margin
+
+    def room(self, needed: float) -> None:
+        if self.y - needed < self.margin:
+            self.pages.append([])
+            self.y = self.height - self.margin
+
+    def text(self, x: float, line: str, size: float, bold: bool = False, spacing: float = 0.0) -> None:
+        self.pages[-1].append(("text", x, self.y - size, line, size, bold, spacing))
+
+    def paragraph(self, text: str, size: float, indent: float, justify: bool, bold: bool = False,
+                  centred: bool = False) -> None:
+        lines = _justified_lines(text, size, self.text_width - indent, self.text_width)
+        for i, line in enumerate(lines):
+            self.room(_WORD_PITCH)
+            x = self.side + (indent if i == 0 else 0.0)
+            avail = self.text_width - (x - self.side)
+            natural = _width(line, size)
+            spacing = 0.0
+            if centred:
+                x += max(0.0, (avail - natural) / 2)
+            elif justify and i < len(lines) - 1 and len(line) > 1:
+                spacing = (avail - natural) / (len(line) - 1)  # justified: the slack between characters
+            self.text(x, line, size, bold, spacing)
+            self.y -= _WORD_PITCH
+
+    def tabbed(self, cells: list[str]) -> None:
+        """A paragraph of tab-separated cells: each tab moves on to Word's next default tab stop
+        (every two characters), and the text wraps at the margin, cells and all."""
+        stop = _WORD_INDENT * _WORD_BODY
+        runs: list[tuple[float, str]] = []  # (x, text) of one printed line
+        x = 0.0
+        for i, cell in enumerate(cells):
+            if i:
+                x = (x // stop + 1) * stop
+                if x >= self.text_width:
+                    self._print_runs(runs)
+                    runs, x = [], 0.0
+                runs.append((x, ""))
+            for char in cell:
+                w = _width(char, _WORD_BODY)
+                if x + w > self.text_width:
+                    self._print_runs(runs)
+                    runs, x = [(0.0, "")], 0.0
+                if not runs:
+                    runs.append((x, ""))
+                runs[-1] = (runs[-1][0], runs[-1][1] + char)
+                x += w
+        self._print_runs(runs)
+
+    def _print_runs(self, runs: list[tuple[float, str]]) -> None:
+        self.room(_WORD_PITCH)
+        for x, run in runs:
+            if run.strip():
+                self.text(self.side + x, run, _WORD_BODY)
+        self.y -= _WORD_PITCH
+
+    def table(self, rows: list[list[str]]) -> None:
+        """A Word table: every cell ruled, numbers right-aligned, the label row bold; a row
+        taller than what is left of the page breaks across it (Word's default)."""
+        columns = max(map(len, rows))
+        rows = [row + [""] * (columns - len(row)) for row in rows]
+        natural = [max(_width(row[c], _WORD_TABLE) for row in rows) + 2 * _CELL_PAD for c in range(columns)]
+        scale = min(1.0, self.text_width / sum(natural))
+        widths = [w * scale for w in natural]
+        pitch = _WORD_TABLE * 1.5
+        header = not any(re.search(r"\d", cell) for cell in rows[0])
+        for r, row in enumerate(rows):
+            cells = [_justified_lines(cell, _WORD_TABLE, w - 2 * _CELL_PAD, w - 2 * _CELL_PAD) or [""]
+                     for cell, w in zip(row, widths)]
+            height = max(map(len, cells))
+            done = 0
+            while done < height:
+                self.room(pitch + 2 * _CELL_PAD if done == 0 else pitch)
+                fits = max(1, int((self.y - self.margin - 2 * _CELL_PAD) // pitch))
+                part = range(done, min(height, done + fits))
+                top = self.y
+                self.y -= _CELL_PAD
+                for k in part:
+                    x = self.side
+                    for raw, cell, w in zip(row, cells, widths):
+                        if k < len(cell) and cell[k]:
+                            line = cell[k]
+                            right = _NUMBER_CELL.match(raw.strip())
+                            at = x + w - _CELL_PAD - _width(line, _WORD_TABLE) if right else x + _CELL_PAD
+                            self.text(at, line, _WORD_TABLE, r == 0 and header)
+                        x += w
+                    self.y -= pitch
+                self.y -= _CELL_PAD
+                self.rule_box(top, self.y, widths)
+                done = part.stop
+
+    def rule_box(self, top: float, bottom: float, widths: list[float]) -> None:
+        """One row's borders as Word draws them: thin filled rectangles, not stroked lines."""
+        page, x = self.pages[-1], self.side
+        page.append(("rect", x, top, sum(widths), 0.5))
+        page.append(("rect", x, bottom, sum(widths), 0.5))
+        for w in [0.0, *itertools.accumulate(widths)]:
+            page.append(("rect", x + w, bottom, 0.5, top - bottom))
+
+
+def to_pdf_word(text: str) -> bytes:
+    """Printed from Word or WPS (or a court system's template): justified body text with a
+    first-line indent, bold headings centred or at the margin and mostly the body's size, an
+    empty paragraph for a blank line, tab-separated rows as ruled tables with right-aligned
+    numbers, the running title and a rule in the header and ``第 X 页 共 Y 页`` in the footer."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont(_PDF_FONT))
+    layout = _WordLayout()
+    for kind, value in _blocks(text):
+        if kind == "blank":
+            layout.room(_WORD_PITCH)
+            layout.y -= _WORD_PITCH  # an empty paragraph
+        elif kind == "heading":
+            level, heading = value
+            size, centred = _WORD_HEADINGS.get(level, _WORD_DEEP_HEADING)
+            layout.y -= _WORD_HEADING_SPACE
+            layout.paragraph(heading, size, 0.0 if centred else _WORD_INDENT * size, False, True, centred)
+            layout.y -= _WORD_HEADING_SPACE
+        elif kind == "table" and len({len(row) for row in value}) == 1 and len(value[0]) <= _WORD_TABLE_COLUMNS:
+            layout.table(value)
+        elif kind == "table":  # ragged or too wide for a page: typed as paragraphs with tabs
+            for row in value:
+                layout.tabbed(row)
+        else:
+            aligned = re.search(r"\S {2,}\S", value)  # columns aligned with spaces: typed flush left
+            indent = 0.0 if aligned else _WORD_INDENT * _WORD_BODY
+            layout.paragraph(value.strip(), _WORD_BODY, indent, not aligned)
+    buffer = io.BytesIO()
+    width, height = _WORD_PAGE
+    pdf = canvas.Canvas(buffer, pagesize=_WORD_PAGE, invariant=1)
+    title, total = running_title(text), len(layout.pages)
+    for number, ops in enumerate(layout.pages, start=1):
+        pdf.setFont(_PDF_FONT, _WORD_FURNITURE)
+        pdf.drawCentredString(width / 2, height - 50, title)
+        pdf.rect(layout.side, height - 55, layout.text_width, 0.75, stroke=0, fill=1)
+        pdf.drawCentredString(width / 2, 40, f"第 {number} 页 共 {total} 页")
+        for op in ops:
+            if op[0] == "rect":
+                pdf.rect(*op[1:], stroke=0, fill=1)
+                continue
+            _, x, y, line, size, bold, spacing = op
+            pdf.saveState()  # text state outlives BT/ET: the render mode ends with each line
+            out = pdf.beginText(x, y)
+            out.setFont(_PDF_FONT, size)
+            if bold:  # Word's bold for a CJK font without a bold face: each glyph filled and stroked
+                pdf.setLineWidth(size / 30)
+                out.setTextRenderMode(2)
+            if spacing:
+                # A justified line is set glyph by glyph, each placed with the line's slack after
+                # it, as word processors and court systems write it: no space glyph in the gaps.
+                for char in line:
+                    out.textOut(char)
+                    out.moveCursor(_width(char, size) + spacing, 0)
+            else:
+                out.textOut(line)
+            pdf.drawText(out)
+            pdf.restoreState()
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
 RENDERINGS: dict[str, tuple[Callable[[str], bytes], str]] = {  # name -> (render, suffix)
     "pdf": (to_pdf, ".pdf"),
+    "pdf_word": (to_pdf_word, ".pdf"),
     "docx_styled": (lambda text: to_docx(text, heading_styles=True), ".docx"),
     "docx_plain": (lambda text: to_docx(text, heading_styles=False), ".docx"),
     "docx_tables": (lambda text: to_docx(text, heading_styles=True, tables=True), ".docx"),

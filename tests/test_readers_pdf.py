@@ -586,3 +586,149 @@ def test_title_past_the_margin_neither_hides_it_nor_wraps_into_the_next_line():
     lines = _lines(doc.text)
     assert lines[:2] == [title, "一、一般规定"]
     assert lines[2] == FULL[:35] + "，" + FULL[:35] + "。"
+
+
+# ---------------------------------------------------------------- a word processor's export (relayout.to_pdf_word)
+
+
+def test_word_headings_take_their_depth_from_size_then_centring():
+    from relayout import to_pdf_word
+
+    text = "# 示范条例\n\n## 第一章 总则\n\n### 第一节 一般规定\n\n#### 一、适用范围\n\n第一条 为了规范管理，制定本条例。\n"
+    doc = read_pdf(to_pdf_word(text), "word.pdf")
+    headings = [(doc.text[b.start : b.end], b.level) for b in doc.blocks if b.kind == "heading"]
+    # 18 pt centred, body size centred, body size at the margin, smaller than the body: all bold
+    assert headings == [("示范条例", 1), ("第一章 总则", 2), ("第一节 一般规定", 3), ("一、适用范围", 4)]
+    assert _block_at(doc, "第一条").kind == "paragraph"
+
+
+def test_bold_lead_in_and_bold_sentence_are_no_headings():
+    runs = [(72, 720, "第一条", True), (110, 720, "为了测试，制定本办法。", False),  # a bold label, then plain text
+            (72, 700, "示范条文的第二行，写到这里为止。", True), (72, 680, "第三行正文。", False),
+            (72, 660, "第二章 附则", True)]
+
+    def draw(c):
+        for x, y, text, bold in runs:
+            c.saveState()  # the render mode outlives a text object: each run sets its own
+            t = c.beginText(x, y)
+            t.setFont("STSong-Light", 12)
+            if bold:  # filled and stroked, as Word emboldens a font without a bold face
+                t.setTextRenderMode(2)
+            t.textOut(text)
+            c.drawText(t)
+            c.restoreState()
+
+    doc = read_pdf(_pdf(draw), "bold.pdf")
+    assert [doc.text[b.start : b.end] for b in doc.blocks if b.kind == "heading"] == ["第二章 附则"]
+
+
+def test_empty_paragraph_is_a_blank_line_and_line_pitch_is_none():
+    from relayout import to_pdf_word
+
+    text = "示范医院检验报告\n姓名：某甲　性别：男\n临床诊断：示范诊断\n\n血常规\n项目名称\t结果\t单位\n白细胞计数\t6.1\t10^9/L\n血红蛋白\t135\tg/L\n"
+    doc = read_pdf(to_pdf_word(text), "gap.pdf")
+    assert "性别：男\n临床诊断：示范诊断\n\n血常规\n项目名称\t结果\t单位\n" in doc.text
+
+
+def test_letter_spacing_is_no_word_space():
+    """A justified or spread-out line set glyph by glyph: pdfium takes wide gaps for spaces."""
+    from reportlab.pdfbase import pdfmetrics
+
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        for row, gap in enumerate((2.5, 5.0, 8.0)):
+            x = 72.0
+            for char in "第一条为了规范管理制定本条例":
+                c.drawString(x, 720 - 20 * row, char)
+                x += pdfmetrics.stringWidth(char, "STSong-Light", 12) + gap
+        x = 72.0
+        for word in ("姓名：某甲", "性别：男"):  # a real gap between fields, in a line set tight
+            c.drawString(x, 660, word)
+            x += pdfmetrics.stringWidth(word, "STSong-Light", 12) + 24
+
+    lines = _lines(read_pdf(_pdf(draw), "spaced.pdf").text)
+    assert lines == ["第一条为了规范管理制定本条例"] * 3 + ["姓名：某甲 性别：男"]
+
+
+def test_running_header_repeating_the_title_and_page_x_of_y_footers_removed():
+    from relayout import to_pdf_word
+
+    body = "\n".join(f"第{n}条　" + "示范条文的内容在这里写满若干行以便分页，" * 4 + "到此为止。" for n in range(1, 40))
+    doc = read_pdf(to_pdf_word("# 示范市绿化条例\n\n" + body), "pages.pdf")
+    assert len(doc.pages) >= 3
+    assert doc.text.startswith("示范市绿化条例\n") and doc.text.count("示范市绿化条例") == 1
+    assert not re.search(r"第\s*\d+\s*页", doc.text)
+    lines = _lines(doc.text)
+    assert sum(1 for l in lines if re.match(r"第\d+条", l)) == 39  # wrapped and page-broken articles whole
+
+
+def _indented_pdf(lines: list[tuple[float, str]]) -> bytes:
+    """One page of 11 pt lines drawn at (x, text), one line pitch apart."""
+    def draw(c):
+        c.setFont("STSong-Light", 11)
+        for i, (x, text) in enumerate(lines):
+            c.drawString(x, 760 - 17 * i, text)
+
+    return _pdf(draw, pagesize=(595, 842))
+
+
+def test_first_line_indent_opens_a_paragraph_and_margin_lines_go_on():
+    # 11 pt lines that reach the margin and end a sentence: 36 characters from the margin, 34
+    # from the first-line indent two characters (22 pt) right of it.
+    full, first = FULL[:35] + "。", FULL[:33] + "。"
+    lines = [(82, first), (60, full), (60, FULL[:10] + "。"),  # a paragraph of three lines
+             (82, FULL[:33] + "，"), (82, "另起一段，首行缩进两个字。"),  # a full line, then a new paragraph
+             (82, first), (60, "一、列项从边界开始。")]  # an item of its own, at the margin
+    doc = read_pdf(_indented_pdf(lines), "indent.pdf")
+    assert _lines(doc.text) == [first + full + FULL[:10] + "。", FULL[:33] + "，", "另起一段，首行缩进两个字。",
+                                first, "一、列项从边界开始。"]
+
+
+def _ruled_rows(c, top: float, rows: list[list[str]], widths=(120.0, 120.0, 120.0)) -> None:
+    """Rows of cells with every border drawn, from ``top`` down (reportlab's y), 20 pt each."""
+    for r, row in enumerate(rows):
+        y = top - 20 * (r + 1)
+        x = 60.0
+        for width, cell in zip(widths, row):
+            c.rect(x, y, width, 20)
+            c.drawString(x + 4, y + 6, cell)
+            x += width
+
+
+def test_header_row_left_at_a_page_foot_and_a_row_split_by_the_break_join_their_table():
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    c.setFont("STSong-Light", 11)
+    c.drawString(60, 780, "血常规")
+    _ruled_rows(c, 120, [["项目名称", "结果", "单位"]])  # the header row alone at the foot of page 1
+    c.showPage()
+    c.setFont("STSong-Light", 11)
+    _ruled_rows(c, 800, [["白细胞计数", "6.1", "10^9/L"], ["血红蛋白", "135", "g/L"], ["备注", "标本轻度", ""]])
+    c.showPage()
+    c.setFont("STSong-Light", 11)
+    _ruled_rows(c, 800, [["", "溶血", ""], ["血小板计数", "210", "10^9/L"]])  # the rest of the 备注 row
+    c.showPage()
+    c.save()
+    doc = read_pdf(out.getvalue(), "split.pdf")
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [[cell.text for cell in row.cells] for table in tables for row in table.rows] == [
+        ["项目名称", "结果", "单位"], ["白细胞计数", "6.1", "10^9/L"], ["血红蛋白", "135", "g/L"],
+        ["备注", "标本轻度溶血", ""], ["血小板计数", "210", "10^9/L"]]
+    assert tables[0].rows[0].is_header and [t.style for t in tables[1:]] == ["continued", "continued"]
+    assert "项目名称\t结果\t单位" in doc.text and "\n项目名称 " not in doc.text
+
+
+def test_one_ruled_row_in_the_middle_of_a_page_stays_text():
+    def draw(c):
+        c.setFont("STSong-Light", 11)
+        _ruled_rows(c, 700, [["姓名：某甲", "性别：男", "年龄：40岁"]])
+        c.drawString(60, 600, "以下为正文。")
+
+    doc = read_pdf(_pdf(draw, pagesize=(595, 842)), "box.pdf")
+    assert not [b for b in doc.blocks if b.kind == "table"]
+    assert "姓名：某甲" in doc.text

@@ -6,20 +6,28 @@ that rule a table. pdfplumber's table-finding steps turn those paths into cells
 the file is never opened in pdfplumber (its pdfminer parse of the whole page was
 most of the time of a page with a table). The pipeline per document:
 
-1. per page, chars → lines (with geometry) and ruled tables;
+1. per page, chars → lines (with geometry, and bold read from a few of their
+   chars) and ruled tables; the spaces pdfium makes up for gaps that are only a
+   justified line's letter spacing are dropped;
 2. running headers, footers and page numbers removed: lines in the top or
    bottom band that are page numbers or repeat across pages;
 3. columns: a page whose lines leave a vertical gutter is read left column
    first, then right;
-4. tables of contents marked (``style="toc"``), headings told by font size;
+4. tables of contents marked (``style="toc"``), headings told by size and, at
+   about the body's size, by weight; their depth ranks size, then centring;
 5. soft line breaks joined by geometry: a line that reaches the right margin
    (the x several lines end at together) and does not end a sentence continues
-   on the next line;
+   on the next line, unless the next starts at a first-line indent; where
+   paragraphs start at an indent, a line at the margin goes on with the one
+   above even after a sentence end; white space of more than a line pitch
+   between two lines (an empty paragraph) is a blank line;
 6. everything written into one text by :class:`~.layout.DocumentBuilder`.
 
 A table continued on the next page becomes a second table block with
 ``style="continued"``; when its first row repeats the header row of the table
-it continues, that repeated row is **dropped** (from the text and the rows).
+it continues, that repeated row is **dropped** (from the text and the rows). A
+row a page break cut in two is joined back, and a table's first row left alone
+at the foot of a page is read as that table's row, not as a line of text.
 """
 from __future__ import annotations
 
@@ -44,6 +52,29 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
+# A bold line of about the body's size is a heading when it is short, ends no sentence and is
+# no row of cells: Word sets chapter and section titles bold in the body's size, centred or
+# not, and a deeper heading bold and smaller than the body, down to this share of its size.
+SHORT_BOLD = 30
+SMALL_HEADING = 0.8
+HEADING_GAPS = 2  # spaces a heading holds at most (第一章 总则); a row of cells holds more
+BODY_SAMPLE = 8  # of the other lines, every this many is read for boldness
+# A line is centred when its middle is within CENTRE_TOLERANCE characters of the page's and it
+# starts at least INDENT_MIN characters right of the text's left margin.
+CENTRE_TOLERANCE = 2.0
+# The first-line indent of a paragraph (首行缩进两字符) starts between INDENT_MIN and INDENT_MAX
+# characters right of the column's left margin; a wrapped line never starts there.
+INDENT_MIN = 1.5
+INDENT_MAX = 2.6
+# A gap pdfium takes for a space is one when it is wider than the line's letter spacing by
+# this share of the line's size (an ASCII space is about a quarter of it).
+SPACE_GAP = 0.15
+# What marks a glyph bold: a font name naming a bold face (a CJK font without one is set in a
+# bold family, 黑体, or stroked, below), a weight of at least BOLD_WEIGHT, or glyphs both
+# filled and stroked, which is how Word and WPS embolden a font that has no bold face.
+BOLD_WEIGHT = 600
+_BOLD_FONT = regex.compile(r"bold|black|heavy|semibold|demi|hei|黑体", regex.IGNORECASE)
+_STROKED = (pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE, pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP)
 # A right margin is where at least EDGE_LINES of the longest lines end within EDGE_TOLERANCE
 # times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
 EDGE_LINES = 3
@@ -86,6 +117,8 @@ class Line:
     bottom: float
     size: float
     page: int
+    samples: tuple[int, ...] = ()  # pdfium's indexes of its first and last char, its style read from them
+    bold: bool | None = None  # None: not read (see _mark_bold)
     toc: bool = False
     heading_level: int | None = None
 
@@ -112,6 +145,9 @@ class PageContent:
     height: float
     lines: list[Line] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    # One-row ruled tables: a table's first row left alone at the foot of a page by a page
+    # break, if the next page goes on with the table; else a box around a line of text.
+    lone_rows: list[Table] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)  # body in reading order, after furniture removal
 
 
@@ -141,15 +177,19 @@ class _LineAcc:
     top: float
     bottom: float
     heights: list[float]
+    first: int  # pdfium's index of the line's first and last char
+    last: int
+    ink: float  # the glyphs' widths summed: the line's width less this is its gaps
+    guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
     return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
 
 
-# A char as pdfium reports it: (text, generated, left, top, right, bottom) in top-down page
-# coordinates; pdfium's generated whitespace carries no box (only its presence is used).
-Char = tuple[str, bool, float, float, float, float]
+# A char as pdfium reports it: (text, generated, left, top, right, bottom, index) in top-down
+# page coordinates; pdfium's generated whitespace carries no box (only its presence is used).
+Char = tuple[str, bool, float, float, float, float, int]
 
 
 def _unconverted(function):
@@ -163,6 +203,7 @@ def _unconverted(function):
 _UNICODE_OF = _unconverted(pdfium_c.FPDFText_GetUnicode)
 _GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
 _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
+_FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 
 
 def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
@@ -182,39 +223,99 @@ def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
         made_up = bool(generated(raw, i))
         if made_up:
             if char.isspace():
-                chars.append((char, True, 0.0, 0.0, 0.0, 0.0))
+                chars.append((char, True, 0.0, 0.0, 0.0, 0.0, i))
             continue
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
-        chars.append((char, False, rect.left, height - rect.top, rect.right, height - rect.bottom))
+        chars.append((char, False, rect.left, height - rect.top, rect.right, height - rect.bottom, i))
     return chars
+
+
+_FONT_NAME = ctypes.create_string_buffer(128)
+
+
+def _is_bold(raw, index: int) -> bool:
+    """Whether char ``index`` of the text page is set bold (see _BOLD_FONT, BOLD_WEIGHT, _STROKED)."""
+    text_object = pdfium_c.FPDFText_GetTextObject(raw, index)
+    if text_object and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) in _STROKED:
+        return True
+    if _FONT_WEIGHT(raw, index) >= BOLD_WEIGHT:
+        return True
+    length = pdfium_c.FPDFText_GetFontInfo(raw, index, _FONT_NAME, len(_FONT_NAME), None)
+    return 0 < length <= len(_FONT_NAME) and _BOLD_FONT.search(_FONT_NAME.value.decode("latin-1")) is not None
+
+
+def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
+    """A line is bold when its first, middle and last chars are: a bold lead-in (第一条 set
+    bold before its plain text) leaves the line plain. Read for the lines shaped like a
+    heading, and for every BODY_SAMPLE-th other line, which tells whether the body is bold.
+    The middle char is the first glyph at or after the middle of the line's index range."""
+    raw = textpage.raw
+    for number, line in enumerate(lines):
+        if not (_heading_shaped(line.text) or number % BODY_SAMPLE == 0):
+            continue
+        first, last = line.samples
+        middle = (first + last) // 2
+        while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
+            middle += 1
+        line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
+
+
+def _heading_shaped(text: str) -> bool:
+    return len(text) <= SHORT_BOLD and text.count(" ") <= HEADING_GAPS and not _SENTENCE_END.search(text)
+
+
+def _drop_tracking_spaces(acc: _LineAcc) -> None:
+    """Drop the spaces pdfium made up for gaps that are only the line's letter spacing.
+
+    A justified line of CJK text (or one spread out, 分散对齐) is set with its slack between
+    every two glyphs, often glyph by glyph with no space in the gaps; pdfium takes each
+    wide gap for a word space (第 一 条). A space is a gap wider than the line's letter
+    spacing (the mean of its other gaps; the narrowest guessed one where all are guessed)
+    by SPACE_GAP of its size."""
+    others = len(acc.heights) - 1 - len(acc.guessed)  # gaps between glyphs with no space guessed
+    guessed = sum(gap for _, gap in acc.guessed)
+    if others > 0:
+        tracking = max(0.0, (acc.x1 - acc.x0 - acc.ink - guessed) / others)
+    else:
+        tracking = min(gap for _, gap in acc.guessed)
+    size = statistics.median(acc.heights)
+    for position, gap in acc.guessed:
+        if gap - tracking <= SPACE_GAP * size:
+            acc.chars[position] = ""
 
 
 def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
     """Group the page's chars into lines, skipping chars inside ``exclude`` boxes (tables).
 
-    pdfium's spaces are kept as one space; its generated line breaks are trusted only
-    when the next char is not on the same row further right.
+    Spaces in the text are kept as one space, and so are the spaces pdfium makes up for a
+    gap between glyphs, unless the gap is no wider than the line's own spacing allows (see
+    :func:`_spaced`); its generated line breaks are trusted only when the next char is not
+    on the same row further right.
     """
     lines: list[_LineAcc] = []
     current: _LineAcc | None = None
-    space = False
-    for char, _, left, top, right, bottom in chars:
+    space = written = False  # a space before the next glyph; one the text itself holds
+    for char, generated, left, top, right, bottom, index in chars:
         if char.isspace():
             space = True
+            written = written or not generated
             continue
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
-            space = False
+            space = written = False
             continue
         # A char joins the line when its vertical middle falls within the line's extent and
         # it does not start back left of the line's end (by more than its own size).
         if current is None or not current.top <= (top + bottom) / 2 <= current.bottom or left < current.x1 - (bottom - top):
-            current = _LineAcc([char], left, right, top, bottom, [bottom - top])
+            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [])
             lines.append(current)
         else:
             if space:
+                if not written:
+                    current.guessed.append((len(current.chars), left - current.x1))
                 current.chars.append(" ")
             current.chars.append(char)
+            current.ink += right - left
             if right > current.x1:
                 current.x1 = right
             if top < current.top:
@@ -222,12 +323,16 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             if bottom > current.bottom:
                 current.bottom = bottom
             current.heights.append(bottom - top)
-        space = False
+            current.last = index
+        space = written = False
     result = []
     for acc in lines:
+        if acc.guessed:
+            _drop_tracking_spaces(acc)
         text = "".join(acc.chars)
         if text.strip():
-            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page))
+            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
+                               samples=(acc.first, acc.last)))
     return result
 
 
@@ -330,21 +435,24 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number: int) -> list[Table]:
-    """Ruled tables: pdfplumber's table finder on the page's paths and pdfium's chars."""
+def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number: int) -> tuple[list[Table], list[Table]]:
+    """Ruled tables, and ruled single rows: pdfplumber's table finder on the page's paths and pdfium's chars."""
     edges = _ruling_edges(page, height)
     if not any(edge["orientation"] == "h" for edge in edges) or not any(edge["orientation"] == "v" for edge in edges):
-        return []  # a table needs rulings both ways: most pages draw none, or only a rule
-    tables = []
-    glyphs = [(char, left, top, right, bottom) for char, made_up, left, top, right, bottom in chars if not made_up]
+        return [], []  # a table needs rulings both ways: most pages draw none, or only a rule
+    tables, lone = [], []
+    glyphs = [(char, left, top, right, bottom) for char, made_up, left, top, right, bottom, _ in chars if not made_up]
     for found in _ruled_tables(edges):
         rows = _table_rows(_cell_texts(found.rows, glyphs))
-        if len(rows) < 2 or max(len(r) for r in rows) < 2:
+        if max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
         x0, top, x1, bottom = found.bbox
+        if len(rows) < 2:
+            lone.append(Table(rows, x0, x1, top, bottom, number))
+            continue
         header = 1 if looks_like_header(rows) else 0
         tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
-    return tables
+    return tables, lone
 
 
 def _ruled_tables(page_edges: list[dict]) -> list:
@@ -503,7 +611,8 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     """Drop page numbers and lines repeated in the top/bottom band of many pages.
 
     A repeated top-band line (a letterhead, a running title) is kept once, on
-    page 1, where it names the document; footers are dropped everywhere.
+    page 1, where it names the document, unless page 1 names it below as well (a
+    running header that repeats the title); footers are dropped everywhere.
     """
     counts: Counter[tuple[str, int]] = Counter()
     for page in pages:
@@ -511,11 +620,13 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
     for index, page in enumerate(pages):
         furniture = set()
-        for line in _band_lines(page):
+        band = _band_lines(page)
+        body = {line.text for line in page.lines if line not in band} if index == 0 else set()
+        for line in band:
             key = _band_key(line)
             if _PAGE_NUMBER.match(line.text) or key is None:
                 furniture.add(id(line))
-            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND):
+            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and line.text not in body):
                 furniture.add(id(line))
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
@@ -628,13 +739,38 @@ def _body_size(lines: list[Line]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
-def _mark_headings(lines: list[Line]) -> None:
-    """Short lines clearly larger than the body text are headings; the largest size is level 1."""
+def _mark_headings(pages: list[PageContent]) -> None:
+    """Headings: short lines clearly larger than the body text, and short bold lines of about
+    its size that end no sentence (unless the whole text is bold). Their depth is their rank:
+    larger first, and of one size a centred heading above one at the margin."""
+    lines = [item for page in pages for item in page.items if isinstance(item, Line)]
     body = _body_size(lines)
-    big = [line for line in lines if body and line.size >= body * HEADING_RATIO and len(line.text) <= 60 and not line.toc]
-    levels = {size: rank + 1 for rank, size in enumerate(sorted({round(line.size) for line in big}, reverse=True))}
-    for line in big:
-        line.heading_level = levels[round(line.size)]
+    if not body:
+        return
+    body_sample = [line for line in lines if line.bold is not None and not _heading_shaped(line.text)]
+    bold_body = sum(1 for line in body_sample if line.bold) > len(body_sample) / 2
+    keys: dict[int, tuple[int, bool]] = {}
+    for page in pages:
+        page_lines = [item for item in page.items if isinstance(item, Line)]
+        left = min((line.x0 for line in page_lines), default=0.0)
+        for line in page_lines:
+            if line.toc:
+                continue
+            big = line.size >= body * HEADING_RATIO and len(line.text) <= 60
+            emphasised = not bold_body and line.bold and line.size >= body * SMALL_HEADING and _heading_shaped(line.text)
+            if big or emphasised:
+                keys[id(line)] = (round(line.size), _centred(line, page.width, left))
+    levels = {key: rank + 1 for rank, key in enumerate(sorted(set(keys.values()), reverse=True))}
+    for line in lines:
+        if id(line) in keys:
+            line.heading_level = levels[keys[id(line)]]
+
+
+def _centred(line: Line, width: float, left: float) -> bool:
+    """Set in the middle of the page, clearly off the left margin (a short line at the margin
+    of a narrow page is not centred)."""
+    middle = (line.x0 + line.x1) / 2
+    return abs(middle - width / 2) <= CENTRE_TOLERANCE * line.size and line.x0 - left >= INDENT_MIN * line.size
 
 
 # ---------------------------------------------------------------- soft wraps
@@ -673,25 +809,37 @@ def _together(ends: list[float], edge: float, tolerance: float) -> int:
     return sum(1 for end in ends if abs(end - edge) <= tolerance)
 
 
-def _document_edge(lines: list[Line], width: float) -> float:
+def _document_edge(lines: list[Line], width: float, tables: list[Table]) -> float:
     """The margin of a document no page of which shows one (a short one: a wrapped paragraph
     or two among rows): where its two longest lines end together, else the right margin that
-    mirrors its left one, which no line of a page of rows reaches."""
+    mirrors its left one, which no line of a page of rows reaches. A table starts at the left
+    margin too, where every line may start at a first-line indent."""
     ends = _ends(lines)
     if len(ends) >= 2 and _together(ends, ends[0], _tolerance(lines)) >= 2:
         return ends[0]
-    return width - min((line.x0 for line in lines), default=0.0)
+    return width - min([*(line.x0 for line in lines), *(table.x0 for table in tables)], default=0.0)
 
 
-def _column_edges(pages: list[PageContent]) -> dict[int, float]:
-    """Right edge for every line (by id): per page and column, else the document's."""
+# A page's gutter (None with one column) and its lines column by column.
+Columns = tuple[tuple[float, float] | None, list[list[Line]]]
+
+
+def _columns(page: PageContent) -> Columns:
+    """The page's gutter, if it has two columns, and its lines by column."""
+    lines = [item for item in page.items if isinstance(item, Line)]
+    gutter = _gutter(lines, page.width)
+    if gutter is None:
+        return None, [lines]
+    return gutter, [[l for l in lines if _side(l, gutter) < 0], [l for l in lines if _side(l, gutter) >= 0]]
+
+
+def _column_edges(pages: list[PageContent], columns_of: list[Columns]) -> dict[int, float]:
+    """Right edge for every line (by id): per page and column (``columns_of``, by page), else the document's."""
     all_lines = [item for page in pages for item in page.items if isinstance(item, Line)]
-    fallback = _right_edge(all_lines) or _document_edge(all_lines, max((page.width for page in pages), default=0.0))
+    tables = [item for page in pages for item in page.items if isinstance(item, Table)]
+    fallback = _right_edge(all_lines) or _document_edge(all_lines, max((page.width for page in pages), default=0.0), tables)
     edges: dict[int, float] = {}
-    for page in pages:
-        lines = [item for item in page.items if isinstance(item, Line)]
-        gutter = _gutter(lines, page.width)
-        columns = [lines] if gutter is None else [[l for l in lines if _side(l, gutter) < 0], [l for l in lines if _side(l, gutter) >= 0]]
+    for gutter, columns in columns_of:
         for column in columns:
             edge = _right_edge(column)
             if gutter is None and edge is not None and edge < fallback - EDGE_PASS * _tolerance(column):
@@ -703,10 +851,23 @@ def _column_edges(pages: list[PageContent]) -> dict[int, float]:
     return edges
 
 
-def _continues(line: Line, following: Line, edge: float) -> bool:
-    """A soft wrap: the line fills the text width, ends mid-sentence, and the next has its size."""
+def _continues(line: Line, following: Line, edge: float, margin: Margin, head: Line) -> bool:
+    """A soft wrap: the line fills the text width, ends mid-sentence, and the next has its size
+    and does not start at a paragraph's first-line indent. ``head`` is the first line of the
+    paragraph ``line`` ends so far."""
     if line.toc or following.toc or line.heading_level != following.heading_level:
         return False
+    left = margin.left
+    if left is not None and _indented(following, left) and not (not _indented(line, left) and opens_paragraph(line.text)):
+        # A wrapped line starts at the margin. One at the first-line indent opens a paragraph,
+        # unless the line above opens a list item at the margin: its hanging indent may sit there.
+        return False
+    if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
+            and abs(line.size - following.size) <= 0.15 * line.size and not opens_paragraph(following.text)):
+        # A paragraph begun at the indent goes on at the margin, whatever its line there ends
+        # with (a sentence ends at the margin as often as anywhere), unless the next line opens
+        # an article, item or field of its own, which some paragraphs start at the margin.
+        return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
     if abs(line.size - following.size) > 0.15 * line.size:
         return False
     if _WHOLE_NOTE.match(line.text):
@@ -718,7 +879,91 @@ def _continues(line: Line, following: Line, edge: float) -> bool:
     return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
 
 
+def _indented(line: Line, left: float) -> bool:
+    return INDENT_MIN * line.size <= line.x0 - left <= INDENT_MAX * line.size
+
+
+@dataclass(frozen=True)
+class Margin:
+    """A column's left margin (None where no EDGE_LINES lines agree on one), and whether its
+    paragraphs start at a first-line indent (at least EDGE_LINES lines start there)."""
+
+    left: float | None
+    indents: bool
+
+
+def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
+    """The left margin of every line (by id), per page and column: of the two x most of its
+    lines of body text start at, the leftmost (wrapped lines start at the margin, first lines
+    at the indent)."""
+    edges: dict[int, Margin] = {}
+    for _, columns in columns_of:
+        for column in columns:
+            starts = Counter(round(l.x0) for l in column if len(l.text) >= 4 and l.heading_level is None)
+            common = [x for x, n in starts.most_common(2) if n >= EDGE_LINES]
+            edge = float(min(common)) if common else None
+            indents = edge is not None and sum(1 for l in column if len(l.text) >= 4 and _indented(l, edge)) >= EDGE_LINES
+            margin = Margin(edge, indents)
+            edges.update((id(line), margin) for line in column)
+    return edges
+
+
+def _line_pitch(pages: list[PageContent]) -> float | None:
+    """The distance from one line of body text to the next: the commonest step between the
+    bottoms of consecutive lines of one size on a page (in half points)."""
+    steps: Counter[float] = Counter()
+    for page in pages:
+        lines = [item for item in page.items if isinstance(item, Line)]
+        for line, following in zip(lines, lines[1:]):
+            step = following.bottom - line.bottom
+            if abs(line.size - following.size) <= 0.1 * line.size and 0 < step <= 4 * line.size:
+                steps[round(step * 2) / 2] += 1
+    return steps.most_common(1)[0][0] if steps else None
+
+
+def _gap_between(item: Item, following: Item, pitch: float | None) -> bool:
+    """A paragraph gap: the white space between two items on a page, one below the other, is
+    more than a line pitch (an empty paragraph, space before a heading of a line or more).
+    Across a page or to the top of the next column there is none to see."""
+    if pitch is None or following.page != item.page:
+        return False
+    return following.top - item.bottom > pitch
+
+
 # ---------------------------------------------------------------- assembling
+
+
+def _place_lone_rows(pages: list[PageContent]) -> None:
+    """A ruled row last on its page, before a page that opens with a table of as many columns,
+    is that table's first row: it takes the place of its cells' lines, and is a header row
+    when it labels the rows that follow."""
+    for page, after in zip(pages, pages[1:]):
+        following = after.items[0] if after.items else None
+        if not isinstance(following, Table):
+            continue
+        for row in page.lone_rows:
+            if len(row.rows[0]) != len(following.rows[0]):
+                continue
+            inside = [item for item in page.items
+                      if isinstance(item, Line) and row.top <= (item.top + item.bottom) / 2 <= row.bottom]
+            if not inside or any(item.top > row.bottom for item in page.items if item not in inside):
+                continue  # not the foot of the page: a ruled box around a line
+            at = page.items.index(inside[0])
+            page.items = [item for item in page.items if item not in inside]
+            page.items.insert(at, row)
+            row.header_rows = 1 if looks_like_header(row.rows + following.rows) else 0
+
+
+def _join_split_row(table: Table, continued: Table) -> None:
+    """A row a page break cut in two (Word lets a row break across pages): the continuation's
+    first row has no label in its first cell where the row it goes on with has one. Its cells'
+    text goes on in the cells above."""
+    last, first = table.rows[-1], continued.rows[0]
+    if len(last) != len(first) or first[0].text or not last[0].text or not any(c.text for c in first):
+        return
+    for above, below in zip(last, first):
+        above.text = join_wrapped(above.text, below.text)
+    continued.rows = continued.rows[1:]
 
 
 def _mark_continued_tables(pages: list[PageContent]) -> None:
@@ -729,11 +974,14 @@ def _mark_continued_tables(pages: list[PageContent]) -> None:
         if not page.items:
             continue
         first = page.items[0]
-        if isinstance(first, Table) and isinstance(previous, Table) and len(first.rows[0]) == len(previous.rows[0]):
+        if (isinstance(first, Table) and isinstance(previous, Table) and first.rows and previous.rows
+                and len(first.rows[0]) == len(previous.rows[0])):
             first.continued = True
             first.header_rows = 0
             if header and [c.text for c in first.rows[0]] == header:
                 first.rows = first.rows[1:]
+            elif first.rows:
+                _join_split_row(previous, first)
         for item in page.items:
             if isinstance(item, Table) and not item.continued:
                 header = [c.text for c in item.rows[0]] if item.header_rows else None
@@ -741,11 +989,16 @@ def _mark_continued_tables(pages: list[PageContent]) -> None:
 
 
 def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
-    edges = _column_edges(pages)
+    columns_of = [_columns(page) for page in pages]
+    edges = _column_edges(pages, columns_of)
+    lefts = _left_edges(columns_of)
+    pitch = _line_pitch(pages)
     items = [item for page in pages for item in page.items]
     fragments: list[Fragment] = []
     head: Line | None = None
     for index, item in enumerate(items):
+        if index and not fragments and _gap_between(items[index - 1], item, pitch):
+            builder.blank()
         if isinstance(item, Table):
             builder.table(item.rows, page=item.page, header_rows=item.header_rows, style="continued" if item.continued else None)
             continue
@@ -755,10 +1008,11 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
         else:
             joined = join_wrapped(fragments[-1].text, item.text)
             fragments.append(Fragment(joined[len(fragments[-1].text) :], item.page))
-        following = items[index + 1] if index + 1 < len(items) else None
-        if isinstance(following, Line) and _continues(item, following, edges[id(item)]):
-            continue
         assert head is not None  # set with the first fragment
+        following = items[index + 1] if index + 1 < len(items) else None
+        if (isinstance(following, Line) and not _gap_between(item, following, pitch)
+                and _continues(item, following, edges[id(item)], lefts[id(following)], head)):
+            continue
         kind: BlockKind = "heading" if head.heading_level else "paragraph"
         builder.line(fragments, kind=kind, level=head.heading_level, style="toc" if head.toc else None)
         fragments = []
@@ -777,7 +1031,8 @@ def read_pdf(data: bytes, source: str) -> Document:
         page.items = _reading_order([*page.lines, *page.tables], page.width)
     lines = [item for page in pages for item in page.items if isinstance(item, Line)]
     _mark_toc(lines)
-    _mark_headings(lines)
+    _mark_headings(pages)
+    _place_lone_rows(pages)
     _mark_continued_tables(pages)
     builder = DocumentBuilder()
     _write(pages, builder)
@@ -798,10 +1053,11 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
             chars = _page_chars(textpage, height)
-            textpage.close()
-            content.tables = _find_tables(page, chars, height, index + 1)
+            content.tables, content.lone_rows = _find_tables(page, chars, height, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
+            _mark_bold(content.lines, textpage)
+            textpage.close()
             page.close()
             pages.append(content)
     except pdfium.PdfiumError as exc:
