@@ -27,7 +27,7 @@ import time
 from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable
 
 import regex
 
@@ -249,7 +249,7 @@ def _variant_of(level: Level, m: regex.Match) -> str | None:
     return None
 
 
-_PROBE = object()  # a stdlib match whose variant :func:`_variant_of` must find by its groups
+_PROBE: Any = object()  # a stdlib match whose variant :func:`_variant_of` must find by its groups
 
 
 @lru_cache(maxsize=64)
@@ -553,7 +553,7 @@ class _Renamed:
 
     __slots__ = ("_m", "_names", "string", "variant")
 
-    def __init__(self, m: re.Match, names: dict[str, int], variant: object = None) -> None:
+    def __init__(self, m: re.Match, names: dict[str, int], variant: Any = None) -> None:
         # ``variant``: the name of the variant the scan matched through (None: the level has
         # none), known where the scan was built, or _PROBE
         self._m, self._names, self.string, self.variant = m, names, m.string, variant
@@ -764,10 +764,10 @@ def _holds(under: Under, text: str, pos: int, lines: dict) -> bool:
     return lines[key]
 
 
-_UNMATCHED = object()  # the level's line pattern does not match the line
+_UNMATCHED: Any = object()  # the level's line pattern does not match the line
 
 
-def _line_number(level: Level, text: str, ls: int, le: int, lines: dict) -> object:
+def _line_number(level: Level, text: str, ls: int, le: int, lines: dict) -> Any:
     """The number the level's line pattern reads on the line ``[ls, le)``; _UNMATCHED where it does not match."""
     key = (level.id, ls)
     if key not in lines:
@@ -873,7 +873,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     return by_level
 
 
-_UNMADE = object()  # ``made`` holds nothing yet for the (line, level) pair
+_UNMADE: Any = object()  # ``made`` holds nothing yet for the (line, level) pair
 
 
 def _region(bounds: list[int], pos: int) -> int:

@@ -1061,7 +1061,7 @@ def _fresh_entry(path: Path, text: str, cases_text: str | None) -> dict:
     """What the cache holds for a rule file, read from the files themselves: its data (merged with
     the built-in file it extends), the cases it inherits and its own, as plain data."""
     data = _parse_yaml(text, path)
-    entry = {"data": data, "inherited": {"cases": []}, "base": None}
+    entry: dict[str, Any] = {"data": data, "inherited": {"cases": []}, "base": None}
     if "extends" in data:
         merged, entry["inherited"], digest = _extend(data, path)
         entry |= {"data": merged, "base": [data["extends"], digest]}
