@@ -1162,9 +1162,11 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
         floor = sections[-1].start + 1 if sections else 0
         if view.identity:
             start = _lead_start(text, h, floor)
-        else:  # the lines above are read as the heading was: on the view (furniture, marks, letter-spacing out)
+        else:
+            # the lines above read as the heading was, on the view (marks and letter-spacing out),
+            # and as written, where the view has set a repeated title aside as furniture
             lead = _lead_start(view.text, replace(h, start=view.to_view(h.start)), view.to_view(floor))
-            start = min(h.start, max(floor, view.to_text(lead)))
+            start = min(_lead_start(text, h, floor), max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":
