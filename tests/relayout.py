@@ -244,7 +244,7 @@ def _piped_rows(lines: list[str]) -> dict[int, bool]:
     """Line index -> whether it is a header row, for the tab-separated rows a converter writes
     as a pipe table: a run of rows is one table, and a row with no digit after its first row
     (the next panel's header) opens another. A table is piped only where no anchor runs into
-    it or across its cells: it opens with a column header row, and the line above it holds no
+    it or across its cells: it opens with a column header row right under a line that holds no
     tabs and is a whole anchor long (a unit opening on a table row after another table's rows
     stays as written)."""
     piped: dict[int, bool] = {}
@@ -260,7 +260,10 @@ def _piped_rows(lines: list[str]) -> dict[int, bool]:
         # a first row of fields (甲方（盖章）：…) or the document's first line may open a unit
         # (a signature block, a report's title): only a column header row opens a piped table
         header = not _DIGIT.search(lines[i]) and not re.search(r"[:：]", lines[i])
-        if header and "\t" not in before and len(_INLINE_SPACE.sub("", before)) >= ANCHOR_CHARS:
+        # a header row set apart by a blank line may open a unit itself (a 病案首页 section named
+        # in its first cell), and an anchor from it would run across the pipes
+        set_apart = i > 0 and not lines[i - 1].strip()
+        if header and not set_apart and "\t" not in before and len(_INLINE_SPACE.sub("", before)) >= ANCHOR_CHARS:
             piped.update({k: k == i and not _DIGIT.search(lines[i]) for k in range(i, j)})
         i = j
     return piped
