@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import domainchunk
 from domainchunk.errors import UsageError
 from domainchunk.numerals import to_chinese
-from domainchunk.packing import best_units, context_text, size_function
+from domainchunk.packing import best_units, context_text, rank_packs, size_function
 
 _WORDS = st.sampled_from(["劳动者", "用人单位", "应当", "依法", "订立", "书面", "合同", "的", "权利", "义务",
                           "。", "，", "；", "本法", "规定", "（一）", "工资", "\n"])
@@ -269,6 +269,45 @@ def test_best_units_within_a_budget():
     assert got(10_000) == [4, 3, 1, 5, 2]
     weak = best_units(pack, units, lambda c: score[number[c.id]], budget=10_000, ratio=0.5)
     assert [number[c.id] for c in weak] == [4, 3]  # 1.0 and under are below half the best's 3.0
+
+
+def test_rank_packs_weighs_a_pack_by_its_best_unit_too():
+    text = "示范法\n" + "".join(f"第{to_chinese(c)}章 章名\n" + "".join(
+        f"第{to_chinese(3 * c + n - 3)}条 规定。\n" for n in (1, 2, 3)) for c in (1, 2, 3))
+    units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=30).chunks}
+    packs = [c for c in domainchunk.chunk(text, doc_type="statute", max_chars=30, pack=True).chunks if c.children]
+    assert len(packs) == 3
+    number = {c.id: c.metadata["article"] for c in units.values() if "article" in c.metadata}
+    # The first pack matches a little in every article, the second strongly in one, the third not at all.
+    unit = {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.0, 5: 4.0, 6: 0.0, 7: 0.0, 8: 0.0, 9: 0.0}
+    own = {packs[0].id: 3.0, packs[1].id: 2.0, packs[2].id: 0.0}
+
+    def ranked(weight):
+        got = rank_packs(packs, lambda c: own[c.id], units, lambda c: unit[number[c.id]], weight)
+        return [packs.index(c) for c in got]
+
+    assert ranked(0.0) == [0, 1]  # the packs' own ranking; a pack scoring nothing is left out
+    assert ranked(0.5) == [1, 0]  # 0.5 * 2/3 + 0.5 * 4/4 against 0.5 * 3/3 + 0.5 * 1/4
+    assert ranked(1.0) == [1, 0]
+    lone = next(c for c in units.values() if c.kind == "preamble")  # no children: its own unit
+    assert rank_packs([lone, packs[2]], lambda c: 0.0, units, lambda c: 1.0 if c.id == lone.id else 0.0) == [lone]
+    assert rank_packs([], lambda c: 1.0, units, lambda c: 1.0) == []
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), seed=st.integers(0, 10_000), weight=st.sampled_from([0.0, 0.5, 1.0]))
+def test_rank_packs_orders_the_packs_by_their_fused_score(text, seed, weight):
+    units = {c.id: c for c in domainchunk.chunk(text, doc_type="statute", max_chars=600).chunks}
+    packs = domainchunk.chunk(text, doc_type="statute", max_chars=600, pack=True).chunks
+    unit = {k: float(hash((k, seed)) % 7) for k in units}
+    own = {c.id: float(hash((c.id, seed, 1)) % 5) for c in packs}
+    got = rank_packs(packs, lambda c: own[c.id], units, lambda c: unit[c.id], weight)
+    assert len({c.id for c in got}) == len(got) and {c.id for c in got} <= {c.id for c in packs}
+    best = {c.id: max(unit[k] for k in (c.children or [c.id])) for c in packs}
+    top_own, top_best = max(own.values()) or 1.0, max(best.values()) or 1.0
+    fused = {c.id: (1 - weight) * own[c.id] / top_own + weight * best[c.id] / top_best for c in packs}
+    assert [fused[c.id] for c in got] == sorted((fused[c.id] for c in got), reverse=True)
+    assert {c.id for c in got} == {k for k, f in fused.items() if f > 0}
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
