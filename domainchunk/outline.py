@@ -36,7 +36,8 @@ from .models import Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
-from .stdre import compile_safe, translate
+from .regexcache import read_entry, write_entry
+from .stdre import STORE_ENTRIES, compile_safe, store_folder, store_key, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -575,9 +576,27 @@ class _Renamed:
         return None if g is None else self._m.group(g)
 
 
+class _Check:
+    """A variant's lookbehinds on the regex module, compiled at the first line that needs them: a
+    type's levels hold a few long ones, and compiling them all was most of building a scan whose
+    stdlib pattern is stored (issue 13)."""
+
+    __slots__ = ("source", "_rx")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._rx: regex.Pattern | None = None
+
+    def match(self, text: str, pos: int, timeout: float) -> regex.Match | None:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = compile_pattern(self.source, regex.MULTILINE)
+        return rx.match(text, pos, timeout=timeout)
+
+
 # One alternative of a level in the scan: the group that took part when it matched, its group
 # names -> their numbers in the scan, and the lookbehinds left out of it (None: none).
-_Alternative = tuple[int, dict[str, int], "regex.Pattern | None"]
+_Alternative = tuple[int, dict[str, int], "_Check | regex.Pattern | None"]
 # The check of an alternative whose pattern holds lookbehinds of variable width: the scan left
 # them out, and no check at the alternative's start can stand for them, so the regex pattern
 # decides every line the alternative matches (a never-matching check sends it there).
@@ -607,9 +626,14 @@ _SCANS_MAX = 64
 # building is expected to cost (never more than twice the better choice). The rate of a set of
 # levels is its own, measured; before it has one, the cheapest measured (statutes', ~130 ns a
 # character) stands in, so a big document builds at once and a one-off small one never does.
+# Once some process has built a set of levels' scan, its stdlib patterns are on disk (see
+# stdre.STORE) and building is mostly reading them (about 1.1-1.5 µs a character measured: 20-27
+# ms for the contract levels, where compiling took 300-450 ms): the rent stops that much sooner.
 STDLIB_SECONDS_PER_CHAR = 10e-6  # building, per character of the levels' patterns
+STORED_SECONDS_PER_CHAR = 1.5e-6  # building from what an earlier process stored
 REGEX_SECONDS_PER_CHAR = 100e-9  # scanning on the regex module, per character of text
 _RENT: dict[tuple[str, ...], tuple[float, int]] = {}  # seconds the regex scans took, characters they scanned
+_STORED: dict[tuple[str, ...], bool] = {}  # whether a process has stored the levels' scan, looked up once
 _clock = time.perf_counter
 
 
@@ -620,9 +644,25 @@ def _scan_when_it_pays(key: tuple[str, ...], levels: list[Level], size: int) -> 
     if key not in _SCANS:
         spent, chars = _RENT.get(key, (0.0, 0))
         rate = spent / chars if chars else REGEX_SECONDS_PER_CHAR
-        if spent + size * rate < STDLIB_SECONDS_PER_CHAR * sum(map(len, key)):
+        per_char = STORED_SECONDS_PER_CHAR if _stored(key) else STDLIB_SECONDS_PER_CHAR
+        if spent + size * rate < per_char * sum(map(len, key)):
             return None
     return _stdlib_scan(levels)
+
+
+def _scan_mark(key: tuple[str, ...]) -> tuple[Any, str] | None:
+    """Where the mark that a process stored the scan of ``key`` goes (None: no store)."""
+    folder = store_folder()
+    return None if folder is None else (folder, store_key("scan", *key))
+
+
+def _stored(key: tuple[str, ...]) -> bool:
+    if key not in _STORED:
+        if len(_STORED) >= _SCANS_MAX:
+            _STORED.clear()
+        mark = _scan_mark(key)
+        _STORED[key] = mark is not None and read_entry(*mark) is True
+    return _STORED[key]
 
 
 def _paid(key: tuple[str, ...], seconds: float, chars: int) -> None:
@@ -643,6 +683,9 @@ def _stdlib_scan(levels: list[Level]) -> _Scan | None:
         if len(_SCANS) >= _SCANS_MAX:
             _SCANS.clear()
         _SCANS[key] = _build_scan(levels)
+        if _SCANS[key] is not None and not _stored(key) and (mark := _scan_mark(key)) is not None:
+            write_entry(*mark, True, STORE_ENTRIES)
+            _STORED[key] = True
     return _SCANS[key]
 
 
@@ -652,7 +695,7 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
         return None
     parts: list[str] = []
     # per level, per alternative: (its group's name, its groups' old names by new name, lookbehinds)
-    layout: list[list[tuple[str, dict[str, str], regex.Pattern | None]]] = []
+    layout: list[list[tuple[str, dict[str, str], _Check | None]]] = []
     for i, lv in enumerate(levels):
         alternatives = [(v.expanded, v.lookbehinds) for v in lv.variants] or [(lv.pattern, "")]
         bodies = []
@@ -665,7 +708,7 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
                 return None  # not the same on re, or a name twice in one variant
             group = f"_c{i}_v{k}" if lv.variants else f"_c{i}"
             names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
-            layout[i].append((group, names, compile_pattern(checks, regex.MULTILINE) if checks else None))
+            layout[i].append((group, names, _Check(checks) if checks else None))
             bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match

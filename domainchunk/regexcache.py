@@ -77,21 +77,24 @@ def _digest(entry: list) -> str:
     return hashlib.sha256(json.dumps(entry, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _load(folder: Path, key: str, pattern: str) -> tuple | None:
+def read_entry(folder: Path, key: str) -> Any:
+    """The JSON entry written under ``key`` by :func:`write_entry`, or None where it is absent or
+    does not check out (damaged, cut short, another key's)."""
     try:
         stored = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
         entry = stored["entry"]
-        if stored["key"] != key or stored["sha256"] != _digest(entry) or entry[0] != pattern:
+        if stored["key"] != key or stored["sha256"] != _digest(entry):
             return None
-        return _decode(entry)
-    except (OSError, ValueError, TypeError, KeyError, IndexError, UnicodeError):  # absent or damaged: compiled anew
+        return entry
+    except (OSError, ValueError, TypeError, KeyError, UnicodeError):  # absent or damaged: compiled anew
         return None
 
 
-def _store(folder: Path, key: str, data: tuple) -> None:
-    """Write atomically (a reader sees no entry or a whole one); never fail the compile."""
+def write_entry(folder: Path, key: str, entry: Any, limit: int | None = None) -> None:
+    """Write atomically (a reader sees no entry or a whole one), the oldest beyond ``limit``
+    (default ``ENTRIES``) removed; never fail the compile."""
+    limit = ENTRIES if limit is None else limit
     try:
-        entry = _encode(data)
         blob = json.dumps({"key": key, "sha256": _digest(entry), "entry": entry}, ensure_ascii=False)
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
@@ -103,12 +106,28 @@ def _store(folder: Path, key: str, data: tuple) -> None:
             os.unlink(tmp)
             raise
         names = [name for name in os.listdir(folder) if name.endswith(".json")]  # not Path.glob: 10x slower
-        if len(names) > ENTRIES:
+        if len(names) > limit:
             entries = sorted((folder / name for name in names), key=lambda p: p.stat().st_mtime_ns)
-            for old in entries[:-ENTRIES]:
+            for old in entries[:-limit]:
                 old.unlink(missing_ok=True)
     except (OSError, TypeError, ValueError, AttributeError):  # a read-only or full disk: compiled again next time
         pass
+
+
+def _load(folder: Path, key: str, pattern: str) -> tuple | None:
+    entry = read_entry(folder, key)
+    try:
+        return None if entry is None or entry[0] != pattern else _decode(entry)
+    except (ValueError, TypeError, KeyError, IndexError):  # damaged: compiled anew
+        return None
+
+
+def _store(folder: Path, key: str, data: tuple) -> None:
+    try:
+        entry = _encode(data)
+    except (TypeError, ValueError, AttributeError):
+        return
+    write_entry(folder, key, entry)
 
 
 def install() -> bool:

@@ -20,12 +20,17 @@ interrupted, so a pattern goes to it only when two things hold:
 """
 from __future__ import annotations
 
+import _sre as _engine  # type: ignore[import-not-found]  # sre's C engine, which a stored entry is handed to
+import base64
+import hashlib
 import re
+import sys
 import threading
 import warnings
 from array import array
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import regex
@@ -62,7 +67,24 @@ def _code_points() -> str:
 
 @lru_cache(maxsize=None)
 def _ranges_of(prop: str) -> str:
-    """What ``prop`` matches under the ``regex`` module, as the body of a character class."""
+    """What ``prop`` matches under the ``regex`` module, as the body of a character class (kept
+    on disk with the compiles: reading every code point costs a process 0.1 s)."""
+    folder = store_folder()
+    key = store_key("ranges", prop, regex.__version__)
+    if folder is not None:
+        from .regexcache import read_entry
+
+        if isinstance(stored := read_entry(folder, key), str):
+            return stored
+    ranges = _read_ranges(prop)
+    if folder is not None:
+        from .regexcache import write_entry
+
+        write_entry(folder, key, ranges, STORE_ENTRIES)
+    return ranges
+
+
+def _read_ranges(prop: str) -> str:
     text = _code_points()
     parts = []
     for m in regex.finditer(f"{prop}+", text, flags=regex.VERSION0):
@@ -156,9 +178,107 @@ def translate(pattern: str, names: list[str], rename: str = "_g") -> str | None:
 SHARED_RUN = 64
 
 
+# What compile_safe builds is kept on disk beside the rule cache (one small JSON file per pattern),
+# as regexcache keeps the regex module's: sre parses, checks and compiles in Python, 0.1-0.5 s
+# for a type's levels, which every process paid again (a batch's workers, a one-file command) or
+# never bought while renting (issue 13). An entry holds what sre hands its C engine (flags, opcode
+# list, groups), the long-run class and the relaxed groups; its key covers the source, the
+# arguments, this module's own source and Python's sre version, so a change misses.
+STORE = "stdre"  # under the rule cache's folder
+STORE_FORMAT = 1
+STORE_ENTRIES = 512
+_REFUSED_ENTRY = ["refused"]  # the pattern did not pass: stored so, as that costs a parse too
+
+
+def store_folder() -> Path | None:
+    from .rulefile import cache_dir
+
+    base = cache_dir()
+    return None if base is None or _code_version() is None else base / STORE
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str | None:
+    """What a stored compile depends on besides its arguments (None: no source to read, no store)."""
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    return f"{STORE_FORMAT} {sys.version} {_engine.MAGIC} {_engine.CODESIZE} {hashlib.sha256(source).hexdigest()}"
+
+
+def store_key(*parts: str) -> str:
+    h = hashlib.sha256(str(_code_version()).encode())
+    for part in parts:
+        h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _compiled(parsed, flags: int) -> tuple[re.Pattern, list]:
+    """``_compiler.compile(parsed, flags)`` (a pattern that keeps no source: ``rx.pattern`` is
+    None), with the arguments it handed the engine as an entry can hold them."""
+    code = _compiler._code(parsed, flags)
+    groupindex = dict(parsed.state.groupdict)
+    # the opcodes as the engine's code words in base64: a type's levels are half a million of them
+    words = base64.b64encode(array(_CODE_WORD, code).tobytes()).decode("ascii")
+    entry = [flags | parsed.state.flags, words, parsed.state.groups, sorted(groupindex.items())]
+    return _from_entry(entry), entry
+
+
+_CODE_WORD = {2: "H", 4: "I", 8: "Q"}[_engine.CODESIZE]
+
+
+def _from_entry(entry: list) -> re.Pattern:
+    """The pattern an entry describes; the engine checks the opcodes it is handed (RuntimeError)."""
+    flags, words, groups, names = entry
+    code = array(_CODE_WORD)
+    code.frombytes(base64.b64decode(words, validate=True))
+    groupindex = {str(name): int(i) for name, i in names}
+    indexgroup: list[str | None] = [None] * int(groups)
+    for name, i in groupindex.items():
+        indexgroup[i] = name
+    return _engine.compile(None, int(flags), code.tolist(), int(groups) - 1, groupindex, tuple(indexgroup))
+
+
 def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
                  relaxed: list[str] | None = None) -> tuple[re.Pattern, re.Pattern | None] | None:
-    """``source`` compiled by stdlib ``re`` when it compiles there without warnings, :func:`safe`
+    """:func:`check_and_compile`, kept on disk (see ``STORE``): a stored entry is built without
+    parsing, the same pattern."""
+    nonempty = sorted(nonempty)
+    folder = store_folder()
+    key = store_key("compile_safe", source, str(flags), "\x1f".join(nonempty), "-" if relaxed is None else "r")
+    if folder is not None:
+        from .regexcache import read_entry
+
+        entry = read_entry(folder, key)
+        if entry == _REFUSED_ENTRY:
+            return None
+        try:
+            if entry is not None:
+                code, long_run, stored = entry
+                rx, run = _from_entry(code), None if long_run is None else re.compile(str(long_run))
+                if relaxed is not None:
+                    relaxed += [str(name) for name in stored]
+                return rx, run
+        except (ValueError, TypeError, RuntimeError, IndexError, re.error):  # damaged: compiled anew, written again
+            pass
+    added: list[str] = []
+    built = check_and_compile(source, flags, nonempty, added if relaxed is not None else None)
+    if relaxed is not None:
+        relaxed += added
+    if folder is not None:
+        from .regexcache import write_entry
+
+        write_entry(folder, key, _REFUSED_ENTRY if built is None else [built[1], built[2], added], STORE_ENTRIES)
+    return None if built is None else (built[0], built[3])
+
+
+def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (), relaxed: list[str] | None = None
+                      ) -> tuple[re.Pattern, list, str | None, re.Pattern | None] | None:
+    """What :func:`compile_safe` gives, built: the pattern, its entry, the long-run class's source
+    and that class compiled.
+
+    ``source`` compiled by stdlib ``re`` when it compiles there without warnings, :func:`safe`
     passes it and none of the groups named in ``nonempty`` can match the empty string, with the
     pattern of a run (``SHARED_RUN`` long) of the characters two of its runs share, which a text
     must not hold for the pattern to run on it; None if it does not pass.
@@ -182,17 +302,17 @@ def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
             if any(_first(body)[1] for body in _group_bodies(parsed, set(nonempty))):
                 return None
             with _memoised_charsets():
-                # compiled from the parse: the pattern it gives keeps no source (``rx.pattern`` is None)
-                rx = _compiler.compile(parsed, flags)
+                rx, entry = _compiled(parsed, flags)
     except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError, OverflowError):
         return None
     finally:
         _FIRSTS.clear()
         _CLASSES_SEEN.clear()
     if not shared:
-        return rx, None
+        return rx, entry, None, None
     body = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in _union(shared))
-    return rx, re.compile(f"[{body}]{{{SHARED_RUN},}}")
+    long_run = f"[{body}]{{{SHARED_RUN},}}"
+    return rx, entry, long_run, re.compile(long_run)
 
 
 def _group_bodies(parsed, names: set[str]) -> Iterator:
@@ -470,10 +590,19 @@ def _runs_at(op, av, unbounded: bool, inner) -> list[Ranges]:
     return []
 
 
-def safe(seq, shared: list[Ranges], in_repeat: bool = False) -> None:
+def safe(seq, shared: list[Ranges]) -> None:
     """Raise :class:`Unsafe` where ``seq`` (a parsed pattern) may backtrack without bound; add to
     ``shared`` the characters whose runs two of its runs may split (its work grows with the
-    square of the longest such run in the text)."""
+    square of the longest such run in the text). The answers kept by item id during the check
+    go with it: a later parse may reuse the ids."""
+    try:
+        _check(seq, shared)
+    finally:
+        _FIRSTS.clear()
+        _CLASSES_SEEN.clear()
+
+
+def _check(seq, shared: list[Ranges], in_repeat: bool = False) -> None:
     items = list(seq)
     _overlapping_runs(items, shared)
     if in_repeat:
@@ -492,7 +621,7 @@ def safe(seq, shared: list[Ranges], in_repeat: bool = False) -> None:
                     raise Unsafe("a repeat whose body can match nothing")
                 if any(_overlap(tail, first) for tail in _tails(body)):
                     raise Unsafe("a repeat whose body can end in what starts it")
-            safe(body, shared, in_repeat or hi > 1)
+            _check(body, shared, in_repeat or hi > 1)
         elif op is _C.BRANCH:
             if in_repeat:
                 # (the parser writes ``a|a`` as ``a(?:|)``: two alternatives that both match nothing)
@@ -504,13 +633,13 @@ def safe(seq, shared: list[Ranges], in_repeat: bool = False) -> None:
                         if _overlap(firsts[a], firsts[b]):
                             raise Unsafe("alternatives inside a repeat that can start alike")
             for b in av[1]:
-                safe(b, shared, in_repeat)
+                _check(b, shared, in_repeat)
         elif op is _C.SUBPATTERN:
-            safe(av[-1], shared, in_repeat)
+            _check(av[-1], shared, in_repeat)
         elif op in (_C.ASSERT, _C.ASSERT_NOT):
-            safe(av[1], shared, in_repeat)
+            _check(av[1], shared, in_repeat)
         elif op is getattr(_C, "ATOMIC_GROUP", None):
-            safe(av, shared, in_repeat)
+            _check(av, shared, in_repeat)
         elif op not in _ONE_CHAR and op is not _C.AT:
             raise Unsafe(f"{op}")
 

@@ -156,7 +156,16 @@ def test_a_long_run_of_shared_characters_keeps_the_text_on_the_regex_module():
     assert _scan_agrees(rules, padded) == _scan_agrees(rules, padded.replace(" " * SHARED_RUN, ""))
 
 
-def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(monkeypatch):
+@pytest.fixture
+def unstored(monkeypatch):
+    """No stored compiles: building costs what compiling does (the rent's full price)."""
+    from domainchunk import outline
+
+    monkeypatch.setenv("DOMAINCHUNK_CACHE_DIR", "")
+    monkeypatch.setattr(outline, "_STORED", {})
+
+
+def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(monkeypatch, unstored):
     from domainchunk import outline
 
     ticks = iter(range(10**6))  # a clock on which each look is a second later: each match costs one
@@ -176,7 +185,7 @@ def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(
     assert list(outline._SCANS) == [tuple(lv.pattern for lv in levels)]
 
 
-def test_a_big_first_text_builds_the_stdlib_scan_at_once(monkeypatch):
+def test_a_big_first_text_builds_the_stdlib_scan_at_once(monkeypatch, unstored):
     from domainchunk import outline
 
     monkeypatch.setattr(outline, "_SCANS", {})
@@ -190,7 +199,7 @@ def test_a_big_first_text_builds_the_stdlib_scan_at_once(monkeypatch):
     assert all(isinstance(m, _Renamed) for m, _ in _line_matches(big, levels))
 
 
-def test_sentence_starts_on_stdlib_re_are_those_the_regex_module_finds(monkeypatch):
+def test_sentence_starts_on_stdlib_re_are_those_the_regex_module_finds(monkeypatch, unstored):
     from domainchunk import outline
     from domainchunk.models import Document
 
@@ -212,3 +221,55 @@ def test_sentence_starts_on_stdlib_re_are_those_the_regex_module_finds(monkeypat
             assert fast == [c[:3] for c in outline._candidates(doc, levels)[0]]
             checked += sum(1 for c in fast if not c[1])
     assert checked > 20  # sentence starts were found, not only lines
+
+
+def test_a_stored_compile_is_the_same_pattern_and_a_damaged_one_is_compiled_anew(tmp_path, monkeypatch):
+    import json
+
+    from domainchunk import stdre
+
+    monkeypatch.setenv("DOMAINCHUNK_CACHE_DIR", str(tmp_path))
+    source = "(?<=[。；])(?P<a>第[一二三]+条)[ \t]*(?P<b>[^\n]+)|x[ \t]*:?[ \t]*$"
+    first_relaxed: list[str] = []
+    first = compile_safe(source, re.MULTILINE, nonempty=["a"], relaxed=first_relaxed)
+    entries = sorted((tmp_path / stdre.STORE).glob("*.json"))
+    assert first is not None and entries
+    texts = ["。第二条 示范\nx :", "；第一条\tx", "x", "第三条 无"]
+    for damage in (None, "scrambled", "cut"):
+        if damage:
+            for entry in entries:
+                stored = json.loads(entry.read_text(encoding="utf-8"))
+                if isinstance(stored["entry"], list) and len(stored["entry"]) == 3:
+                    stored["entry"][0][1] = stored["entry"][0][1][::-1]  # the checksum no longer holds
+                    entry.write_text(json.dumps(stored) if damage == "scrambled" else "{", encoding="utf-8")
+        relaxed: list[str] = []
+        again = compile_safe(source, re.MULTILINE, nonempty=["a"], relaxed=relaxed)
+        assert again is not None and again[0] is not first[0] and relaxed == first_relaxed
+        assert again[0].groupindex == first[0].groupindex and again[0].flags == first[0].flags
+        assert [m.groupdict() for t in texts for m in again[0].finditer(t)] == \
+            [m.groupdict() for t in texts for m in first[0].finditer(t)]
+        assert (again[1] is None) == (first[1] is None) and (again[1] is None or again[1].pattern == first[1].pattern)
+    assert compile_safe("(a+)+") is None and compile_safe("(a+)+") is None  # a refusal is stored as one
+
+
+def test_a_stored_scan_is_bought_after_a_shorter_rent(tmp_path, monkeypatch):
+    from domainchunk import outline
+
+    monkeypatch.setenv("DOMAINCHUNK_CACHE_DIR", str(tmp_path))
+    for table in ("_SCANS", "_RENT", "_STORED"):
+        monkeypatch.setattr(outline, table, {})
+    levels = _document_levels(load_rules()["statute"])
+    key = tuple(lv.pattern for lv in levels)
+    assert not outline._stored(key)
+    built = _stdlib_scan(levels)  # built here, so stored
+    for table in ("_SCANS", "_RENT", "_STORED"):
+        monkeypatch.setattr(outline, table, {})
+    assert outline._stored(key)
+    # a text whose rent reaches the stored price but not the full one buys the scan
+    chars = sum(map(len, key))
+    size = int((outline.STORED_SECONDS_PER_CHAR * chars) / outline.REGEX_SECONDS_PER_CHAR) + 1
+    assert size * outline.REGEX_SECONDS_PER_CHAR < outline.STDLIB_SECONDS_PER_CHAR * chars
+    loaded = outline._scan_when_it_pays(key, levels, size)
+    assert loaded is not None and loaded is not built and loaded.rx.groupindex == built.rx.groupindex
+    text = "第一章 总则\n第一条 示范。\n第二条 又一条。\n"
+    assert [m.span() for m in loaded.rx.finditer(text)] == [m.span() for m in built.rx.finditer(text)]

@@ -72,8 +72,13 @@ _LEVEL_REF = regex.compile(r"%([1-9])")  # in w:lvlText, "%2" is the counter of 
 
 def _child(element, tag: str):
     """The first child ``tag`` of ``element``, or ``None``: ``element.find(tag)`` without lxml
-    parsing ``tag`` as a path on every call (asked several times per paragraph and run)."""
-    return next(element.iterchildren(tag), None)
+    parsing ``tag`` as a path on every call (asked several times per paragraph and cell). A plain
+    loop, not ``iterchildren(tag)``: the child asked for (``w:pPr``, ``w:tcPr``, ``w:trPr``) comes
+    first where present, and setting up lxml's tag matcher cost twice the loop."""
+    for child in element:
+        if child.tag == tag:
+            return child
+    return None
 
 
 def _props(element) -> dict:
@@ -421,7 +426,11 @@ class _Paragraph:
     are the text boxes anchored in it."""
 
     lines: list[list[str]]
-    bold: bool
+    # the properties (``w:rPr`` or None) of each run holding characters that make or break a
+    # bold line, in order, and the paragraph style's bold: read by :meth:`_Reader._is_bold` only
+    # for a line short enough to be a bold heading (issue 13: most lines and every cell are not)
+    styled_runs: list
+    paragraph_bold: bool
     boxes: list = field(default_factory=list)
 
     def flat(self) -> str:
@@ -474,7 +483,7 @@ class _Reader:
         pieces = [""]
         lines = [pieces]
         boxes: list = []
-        bold_chars = plain_chars = 0
+        styled_runs: list = []
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
@@ -507,12 +516,14 @@ class _Reader:
                 pieces[-1] += text
                 # a colon typed after a bold name in a plain run of its own leaves the line bold
                 counted += len(text.strip().strip(_NEUTRAL))
-            # once the paragraph has plain text it is not bold, whatever its later runs are
-            if counted and not plain_chars and self._run_bold(rpr, paragraph_bold):
-                bold_chars += counted
-            elif counted:
-                plain_chars += counted
-        return _Paragraph(lines, bold_chars > 0 and plain_chars == 0, boxes)
+            if counted:
+                styled_runs.append(rpr)
+        return _Paragraph(lines, styled_runs, paragraph_bold, boxes)
+
+    def _is_bold(self, content: _Paragraph) -> bool:
+        """Every run that holds text is bold (once the paragraph has plain text it is not bold,
+        whatever its later runs are)."""
+        return bool(content.styled_runs) and all(self._run_bold(rpr, content.paragraph_bold) for rpr in content.styled_runs)
 
     def _numbering_label(self, ppr: dict, style_id: str | None) -> tuple[str, str] | None:
         numpr = _props(ppr.get(qn("w:numPr")))
@@ -549,12 +560,12 @@ class _Reader:
                 if index:
                     self._next_page()
                 fragments.append(Fragment(text, self.page))
-            self._write_paragraph(fragments, style_id, ppr, content.bold)
+            self._write_paragraph(fragments, style_id, ppr, content)
         sect = ppr.get(qn("w:sectPr"))
         if sect is not None and _val(_props(sect), "w:type") != "continuous":
             self._next_page()
 
-    def _write_paragraph(self, fragments: list[Fragment], style_id: str | None, ppr: dict, bold: bool) -> None:
+    def _write_paragraph(self, fragments: list[Fragment], style_id: str | None, ppr: dict, content: _Paragraph) -> None:
         text = "".join(f.text for f in fragments)
         if not text:
             return
@@ -573,7 +584,7 @@ class _Reader:
         elif _TITLE_NAME.match(name):
             self.builder.line(fragments, kind="heading")
         else:
-            short_bold = bold and len(text) <= SHORT_BOLD and not _SENTENCE_END.search(text)
+            short_bold = len(text) <= SHORT_BOLD and not _SENTENCE_END.search(text) and self._is_bold(content)
             self.builder.line(fragments, style="bold" if short_bold else None)
 
     def _next_page(self) -> None:

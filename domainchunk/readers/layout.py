@@ -8,12 +8,14 @@ they are exact slices of ``Document.text`` by construction.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
 from ..models import Block, BlockKind, Document, Page, TableCell, TableRow
-from ..normalize import normalize_text
+from ..normalize import _repairable, normalize_text
 
 # Box-drawing characters (U+2500–U+257F) are set full-width among CJK text: a printed box line
 # wrapped at the margin (┌──┬── / ┐) joins without a space, like the ideographs around it.
@@ -36,9 +38,24 @@ def join_wrapped(left: str, right: str) -> str:
     return f"{left} {right}"
 
 
+# What clean_line and clean_cell change in a text: whitespace other than one inner space (stdlib
+# ``\s`` is ``str.isspace``, a superset of the regex module's, so what ``strip`` removes is here
+# too), or a character normalize_text repairs. Most lines and cells hold none of it, and one scan
+# tells them (issue 13: cleaning was a fifth of the DOCX reader; a table's cells are cleaned twice).
+@lru_cache(maxsize=1)
+def _unclean() -> re.Pattern:
+    return re.compile(r"^ | $|  |[^\S ]|" + _repairable().pattern)
+
+
+def _is_clean(text: str) -> bool:
+    return _unclean().search(text) is None
+
+
 def clean_line(text: str) -> str:
     """One line of document text: normalised, whitespace runs as one space, except that a run
     holding a tab is one tab (tab-aligned columns typed in a paragraph stay columns)."""
+    if _is_clean(text):
+        return text
     text = _SPACES.sub(lambda m: "\t" if "\t" in m.group() else " ", normalize_text(text))
     return text.strip()
 
@@ -46,6 +63,8 @@ def clean_line(text: str) -> str:
 def clean_cell(text: str) -> str:
     """A table cell's text on one line: its internal line breaks are soft wraps. Tabs separate
     cells in the document text, so inside a cell they are spaces."""
+    if _is_clean(text):
+        return text
     pieces = [p for p in (clean_line(part).replace("\t", " ") for part in normalize_text(text).split("\n")) if p]
     joined = ""
     for piece in pieces:
