@@ -13,6 +13,12 @@ words: a Markdown converter's ``**`` around a line or its label, ``- `` list
 marks, ``<br>`` tags and table pipes, and headings letter-spaced as ``第 一 章``.
 Rules then match one form of each.
 
+Full-width punctuation inside a number (``12．5``, ``2019－01－03 08：29``, ``3．5－5．5``, as a
+Chinese input method or a 半角转全角 pass writes it; the readers fold the digits already) reads
+as ASCII in the view, one character for one, so a rule spells a number once; so does a table's
+full-width pipe (``｜ 甲方：… ｜``). A label the rules
+take from such a line keeps what the document wrote (:meth:`View.as_written`).
+
 The map is a sorted list of kept runs, ``(view start, text start)``; a position
 is mapped with one binary search. Nothing is dropped but whole furniture lines
 (and table rule lines), the line breaks (and indentation) inside a wrapped
@@ -22,9 +28,9 @@ line start of the text or lies just past marks at one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .numerals import CHINESE_NUMERAL
 
@@ -108,6 +114,12 @@ _LETTER_SPACED = re.compile(
     rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
 _GAP = re.compile(r"[ \u3000]")
+# Full-width ．：－／ between two digits: a decimal point, a time, a range or a date, never text.
+_NUMBER_PUNCT = re.compile(r"(?<=[0-9])[．：－／](?=[0-9])")
+# A full-width ｜ is a table's pipe as a 半角转全角 pass writes it (｜ 甲方：… ｜ 乙方：… ｜); no
+# Chinese text uses it otherwise, so the view reads every one as |.
+_FULLWIDTH_PIPE = re.compile("｜")
+_TO_ASCII = str.maketrans("．：－／｜", ".:-/|")
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
 _PIPE_RULE = re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*")
 _PIPE = re.compile(r"\|")
@@ -171,14 +183,42 @@ class View:
     tstarts: tuple[int, ...] = (0,)
     length: int = 0  # of the real text
     leads: tuple[int, ...] = ()  # per run, where a start at the run's first position maps to
+    folds: tuple[int, ...] = ()  # view positions of full-width number punctuation read as ASCII
+    written: str = ""  # what the document wrote at each of ``folds``
 
     @property
     def identity(self) -> bool:
+        """The view is the text itself: nothing left out, joined or folded."""
+        return len(self.vstarts) == 1 and not self.folds
+
+    @property
+    def _unmapped(self) -> bool:
         return len(self.vstarts) == 1
+
+    def as_written(self, label: str, start: int, end: int) -> str:
+        """``label``, read off view positions ``start:end``, with the characters folded there put
+        back as the document wrote them: ``12.5`` where it wrote ``12．5``. A label is the line's
+        characters in order, whitespace collapsed; one built otherwise (a fixed name) is left be."""
+        lo, hi = bisect_left(self.folds, start), bisect_left(self.folds, end)
+        if lo == hi:
+            return label
+        out, j = list(label), start
+        for i, ch in enumerate(label):
+            if ch.isspace():
+                continue
+            while j < end and self.text[j] != ch:
+                j += 1
+            if j == end:
+                return label  # not the line's own characters
+            k = bisect_left(self.folds, j, lo, hi)
+            if k < hi and self.folds[k] == j:
+                out[i] = self.written[k]
+            j += 1
+        return "".join(out)
 
     def to_text(self, pos: int) -> int:
         """The text offset of view position ``pos`` (a start: the first character at or after it)."""
-        if self.identity:
+        if self._unmapped:
             return pos
         if pos >= len(self.text):
             return self.length
@@ -189,7 +229,7 @@ class View:
 
     def end_to_text(self, pos: int) -> int:
         """The text offset of view end position ``pos`` (exclusive: just after the character before it)."""
-        if self.identity or pos <= 0:
+        if self._unmapped or pos <= 0:
             return pos
         if pos > len(self.text):
             return self.length + 1
@@ -199,7 +239,7 @@ class View:
 
     def to_view(self, pos: int) -> int:
         """The view position of text offset ``pos``; a position that was left out maps to the next kept one."""
-        if self.identity:
+        if self._unmapped:
             return pos
         k = bisect_right(self.tstarts, pos) - 1
         if k < 0:
@@ -288,6 +328,36 @@ def _opens(line: str, width: int) -> bool:
 
 def build_view(text: str) -> View:
     """The view of ``text``: furniture lines out, hard-wrapped lines joined."""
+    folds = _fold_positions(text)
+    written = "".join(text[p] for p in folds)
+    if folds:
+        chars = list(text)
+        for p in folds:
+            chars[p] = chars[p].translate(_TO_ASCII)
+        text = "".join(chars)  # one for one: every offset below is an offset of the text as written
+    view = _unfolded_view(text)
+    if not folds:
+        return view
+    # a fold inside marks the view leaves out (a ruled table's outer pipes) is no view character
+    kept = [(q, w) for p, w in zip(folds, written)
+            if (q := view.to_view(p)) < len(view.text) and view.end_to_text(q + 1) == p + 1]
+    if not kept:
+        return view
+    return replace(view, folds=tuple(q for q, _ in kept), written="".join(w for _, w in kept))
+
+
+def _fold_positions(text: str) -> list[int]:
+    """Offsets of the full-width characters the view reads as ASCII: punctuation inside numbers,
+    table pipes."""
+    if "．" not in text and "：" not in text and "－" not in text and "／" not in text and "｜" not in text:
+        return []
+    found = [m.start() for m in _NUMBER_PUNCT.finditer(text)]
+    if "｜" in text:
+        found = sorted(found + [m.start() for m in _FULLWIDTH_PIPE.finditer(text)])
+    return found
+
+
+def _unfolded_view(text: str) -> View:
     raw_lines = text.split("\n")
     lines: list[tuple[int, int]] = []
     pos = 0

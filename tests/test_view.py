@@ -356,3 +356,32 @@ def test_letter_spaced_form_lines_of_one_length_are_no_hard_wrap():
     report = "\n".join(["检验报告单", "采 样 时 间：2025-06-11 07:21\u3000报告时间：2025-06-11 11:01",
                         "检 验 项 目：肝功能", "项目\t结果\t单位"] * 4) + "\n"
     assert "11:01\n" in build_view(report).text
+
+
+def test_full_width_punctuation_inside_numbers_reads_as_ascii_and_nowhere_else():
+    text = "报告时间：2024－03－02 08：10：00\n钾：3．1mmol／L（3．5－5．5）\n1．服务内容：某某\n"
+    view = build_view(text)
+    assert view.text == "报告时间：2024-03-02 08:10:00\n钾：3.1mmol／L（3.5-5.5）\n1．服务内容：某某\n"
+    assert all(view.to_text(p) == p for p in range(len(text)))  # one for one: no offset moves
+    line = view.text.index("2024")
+    assert view.as_written("2024-03-02 08:10:00", line, line + 19) == "2024－03－02 08：10：00"
+    assert view.as_written("钾", line, line + 19) == "钾"  # not the line's characters: left be
+
+
+def test_full_width_pipes_read_as_a_table_and_a_ruled_one_drops_them():
+    signature = "｜ 甲方（盖章）：某甲 ｜ 乙方（盖章）：某乙 ｜\n"
+    assert build_view(signature).text == signature.replace("｜", "|")
+    ruled = "｜ 项目 ｜ 结果 ｜\n｜ --- ｜ --- ｜\n｜ 钾 ｜ 3.3 ｜\n"
+    view = build_view(ruled)
+    assert view.text == "项目  结果\n钾  3.3\n" and not view.folds  # the pipes left out fold nothing
+
+
+def test_a_lab_report_in_full_width_chunks_like_its_half_width_twin_with_labels_as_written():
+    half = ("示范医院检验明细\n姓名：某甲\t性别：男\n"
+            "报告时间:2024-03-02 08:10:00\t检验详情:钾:3.1mmol/L,偏低;\t钠:140mmol/L,正常;\n"
+            "报告时间:2024-03-02 09:20:00\t检验详情:白细胞计数:5.30×10^9/L,正常;\n")
+    full = half.translate(str.maketrans(":-./,;", "：－．／，；"))
+    twins = domainchunk.chunk_text(half).chunks
+    chunks = domainchunk.chunk_text(full).chunks
+    assert [(c.start, c.end, c.rule) for c in chunks] == [(c.start, c.end, c.rule) for c in twins]
+    assert len(chunks) == 3 and chunks[1].path == ["2024－03－02 08：10：00"]
