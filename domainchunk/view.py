@@ -73,7 +73,10 @@ _OPENER = re.compile(
     r"|[0-9０-９]+[、．.)）](?![0-9０-９])"
     r"|[\u2460-\u2473\u3251-\u325f【〔\[#])"
 )
-_FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]")
+# A field label: two to ten characters and its colon, or words with a bracketed word inside or
+# after them (门（急）诊诊断：, 门(急)诊诊断:, 血压(mmHg)：): a form names a field that may be one of
+# two (门诊 or 急诊) or gives its unit so.
+_FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]|[\u4e00-\u9fff]{1,10}[（(][\u4e00-\u9fffA-Za-z/]{1,6}[）)][\u4e00-\u9fff]{0,8}[:：]")
 _SENTENCE_MARK = re.compile(r"[，,。；;！？!?]")
 _LABEL_END = re.compile(r"[\u4e00-\u9fff]{2,8}[:：][ \t\u3000]*$")
 # A text table pads its columns with runs of spaces, so its rows may all have one length: they

@@ -385,3 +385,12 @@ def test_a_lab_report_in_full_width_chunks_like_its_half_width_twin_with_labels_
     chunks = domainchunk.chunk_text(full).chunks
     assert [(c.start, c.end, c.rule) for c in chunks] == [(c.start, c.end, c.rule) for c in twins]
     assert len(chunks) == 3 and chunks[1].path == ["2024－03－02 08：10：00"]
+
+
+def test_a_field_label_with_a_bracketed_word_opens_a_paragraph_after_a_line_cut_at_the_width():
+    paras = ["入院记录", "现病史：患者于三天前无明显诱因出现发热，最高体温三十九度，伴咳嗽咳痰，无胸痛感。",
+             "门（急）诊诊断：社区获得性肺炎，高血压病。",
+             "既往史：既往体健，否认高血压、糖尿病病史，否认肝炎结核等传染病史，无手术外伤史。",
+             "门(急)诊诊断:社区获得性肺炎，高血压病二级。",
+             "体格检查：体温三十八度，脉搏九十次每分，呼吸二十次每分，血压一百二十八十毫米汞柱。"]
+    assert build_view(_wrap(paras, 20)).text == "\n".join(paras) + "\n"
