@@ -104,9 +104,10 @@ _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
 #   or more keep one word from the next. A title spaced after its label (第一节 申 请 人) is left
 #   as written: its label is read already;
 # - a Markdown table's pipes (``| 项目 | 结果 |`` in a block of rows with a ``| --- |`` rule under
-#   its header, as Markdown has it): the outer ones go, an inner one leaves the spaces on its
-#   sides, the gap a text table puts between its columns; the rule line goes whole, as furniture
-#   does. Pipe rows with no rule are text some rules read as written (a signature row).
+#   its header, as Markdown has it): the outer ones and the spaces padding each cell go, and an
+#   inner one reads as a tab, so the row is the tab-separated row a reader writes for a table
+#   (the rules read rows of cells by their tabs); the rule line goes whole, as furniture does.
+#   Pipe rows with no rule are text some rules read as written (a signature row).
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__)(?=\S)[^\n]*?\S(\1)")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
@@ -128,9 +129,11 @@ _PIPE_RULE = re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*")
 _PIPE = re.compile(r"\|")
 
 
-def _marks(text: str) -> list[tuple[int, int]]:
+def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     """Spans of the text that the view leaves out inside lines: list marks, emphasis pairs,
-    ``<br>`` tags, a ruled table's pipes and letter-spacing gaps, in order."""
+    ``<br>`` tags, a ruled table's outer pipes and the spaces padding its cells, and
+    letter-spacing gaps, in order. A ruled table's inner pipes go into ``cells``: the view reads
+    each as a tab."""
     spans: list[tuple[int, int]] = []
     if "-" in text or "*" in text or "+" in text:
         spans += [m.span(1) for m in _LIST_MARK.finditer(text)]
@@ -148,9 +151,21 @@ def _marks(text: str) -> list[tuple[int, int]]:
                 if len(row) < 3 or _PIPE_RULE.fullmatch(m.group()):
                     continue  # a rule is left out whole, by _pipe_rules
                 outer_a = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
-                spans += [(outer_a, row[0] + 1 + (text[row[0] + 1: row[0] + 2] == " "))]
-                spans += [(p, p + 1) for p in row[1:-1]]
-                spans += [(row[-1] - (text[row[-1] - 1] == " "), m.end())]
+                spans.append((outer_a, row[0] + 1))
+                for a, b in zip(row, row[1:]):  # a cell: its padding out, its words as written
+                    cell = text[a + 1 : b]
+                    lead = len(cell) - len(cell.lstrip(" "))
+                    if lead == len(cell):
+                        if cell:
+                            spans.append((a + 1, b))
+                        continue
+                    trail = len(cell) - len(cell.rstrip(" "))
+                    if lead:
+                        spans.append((a + 1, a + 1 + lead))
+                    if trail:
+                        spans.append((b - trail, b))
+                cells += row[1:-1]
+                spans.append((row[-1], m.end()))
     for m in _LETTER_SPACED.finditer(text):
         # the gaps between the characters, not the indentation before the first
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
@@ -338,7 +353,13 @@ def build_view(text: str) -> View:
         for p in folds:
             chars[p] = chars[p].translate(_TO_ASCII)
         text = "".join(chars)  # one for one: every offset below is an offset of the text as written
-    view = _unfolded_view(text)
+    view, cells = _unfolded_view(text)
+    if cells:
+        # as written: a pipe, or the full-width one folded already
+        folds_of = dict(zip(folds, written))
+        written_at = {**{p: folds_of.get(p, "|") for p in cells}, **folds_of}
+        folds = sorted(written_at)
+        written = "".join(written_at[p] for p in folds)
     if not folds:
         return view
     # a fold inside marks the view leaves out (a ruled table's outer pipes) is no view character
@@ -360,7 +381,9 @@ def _fold_positions(text: str) -> list[int]:
     return found
 
 
-def _unfolded_view(text: str) -> View:
+def _unfolded_view(text: str) -> tuple[View, list[int]]:
+    """The view of ``text`` less its folds, and the offsets of a ruled table's inner pipes,
+    which it reads as tabs."""
     raw_lines = text.split("\n")
     lines: list[tuple[int, int]] = []
     pos = 0
@@ -368,7 +391,13 @@ def _unfolded_view(text: str) -> View:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
     drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set())
-    marks = _marks(text)
+    cells: list[int] = []
+    marks = _marks(text, cells)
+    if cells:
+        chars = list(text)
+        for p in cells:
+            chars[p] = "\t"
+        text = "".join(chars)  # one for one, as the folds above
     # The lines as rules read them, marks and letter-spacing gaps out: what the wrap width is
     # measured on and a cut is judged by (a letter-spaced label is no longer line than its twin).
     read_lines = _read_lines(text, lines, marks) if marks else raw_lines
@@ -385,7 +414,7 @@ def _unfolded_view(text: str) -> View:
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
     if not drop and width is None and not marks:
-        return View(text, length=len(text))
+        return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
     runs: list[list[int]] = []
@@ -453,7 +482,7 @@ def _unfolded_view(text: str) -> View:
             pieces.append(text[a:b])
         vpos += b - a
     return View("".join(pieces), tuple(vstarts) or (0,), tuple(tstarts) or (0,), len(text),
-                tuple(leads) if lead_marks else ())
+                tuple(leads) if lead_marks else ()), cells
 
 
 def _read_lines(text: str, lines: list[tuple[int, int]], marks: list[tuple[int, int]]) -> list[str]:
