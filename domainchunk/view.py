@@ -108,6 +108,21 @@ _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
 #   inner one reads as a tab, so the row is the tab-separated row a reader writes for a table
 #   (the rules read rows of cells by their tabs); the rule line goes whole, as furniture does.
 #   Pipe rows with no rule are text some rules read as written (a signature row).
+# - the spaces some PDF extractors write after every full-width punctuation mark (…管理， 根据《 某法》)
+#   and between CJK text and a run of digits or Latin letters (第 1 条, 2024 年 3 月, WBC ： 3.5): a
+#   full-width mark's glyph leaves half its cell blank and a Latin run is set in another font, and
+#   the extractor reads either gap as a space. Only a text that shows the habit is read so (most
+#   of its marks inside a line have one space after them: no writer spaces them so), and only
+#   single spaces go: two or more are a column gap.
+_PUNCT = "，。；：、（）《》“”！？"
+_INNER_PUNCT = re.compile(r"[，。；：、](?=[^\n])")
+_PUNCT_GAP = re.compile(rf"(?<=[{_PUNCT}]) (?=[^\s])")
+# A Latin run (3.5-5.5, 10^9/L, CT) with its gaps: a space between it and CJK goes when the run sits
+# among CJK text, marks or a line's ends (第 1 条, 胸部 CT 示, 降钙素原+C 反应蛋白); one beside more
+# Latin text (2024-12-03 08:40 主治…, WBC 5.2) may be the writer's own, and stays.
+_LATIN_RUN = re.compile(r"(?P<lead>(?<=[^\x00-\u2e7f\u3000\s]) )?[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*(?P<tail> (?=[^\x00-\u2e7f\u3000\s]))?")
+EXTRACTOR_GAPS_MIN = 5  # marks inside lines a text needs before its spacing tells anything
+EXTRACTOR_GAPS_SHARE = 0.6
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__)(?=\S)[^\n]*?\S(\1)")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
@@ -166,11 +181,34 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
                         spans.append((b - trail, b))
                 cells += row[1:-1]
                 spans.append((row[-1], m.end()))
+    if "， " in text or "。 " in text or "： " in text:
+        spans += _extractor_gaps(text)
     for m in _LETTER_SPACED.finditer(text):
         # the gaps between the characters, not the indentation before the first
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
     return sorted(spans)
+
+
+def _extractor_gaps(text: str) -> list[tuple[int, int]]:
+    """The single spaces an extractor wrote after full-width marks and around Latin runs, when
+    the text shows that habit; none otherwise."""
+    marks = len(_INNER_PUNCT.findall(text))
+    gaps = [m.span() for m in _PUNCT_GAP.finditer(text)]
+    spaced = sum(1 for a, _ in gaps if text[a - 1] in "，。；：、")
+    if marks < EXTRACTOR_GAPS_MIN or spaced < EXTRACTOR_GAPS_SHARE * marks:
+        return []
+    found = {a for a, _ in gaps}
+    for m in _LATIN_RUN.finditer(text):
+        a, b = m.span()
+        # a run with a space on one side that is not such a gap (2024-12-03 08:40 主治…, WBC 5.2) sits
+        # beside more Latin text or a column gap: both its gaps stay
+        left = m.group("lead") is not None or a == 0 or text[a - 1] not in " \t\u3000"
+        right = m.group("tail") is not None or b == len(text) or text[b] not in " \t\u3000"
+        if left and right:
+            found.update(g for g in (m.start("lead"), m.start("tail")) if g >= 0)
+    # a lone space only: one of two or more is part of a column gap
+    return [(a, a + 1) for a in sorted(found) if text[a - 1] != " " and text[a + 1 : a + 2] != " "]
 
 
 def _pipe_tables(text: str) -> list[list[re.Match]]:

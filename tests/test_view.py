@@ -398,3 +398,15 @@ def test_a_field_label_with_a_bracketed_word_opens_a_paragraph_after_a_line_cut_
              "门(急)诊诊断:社区获得性肺炎，高血压病二级。",
              "体格检查：体温三十八度，脉搏九十次每分，呼吸二十次每分，血压一百二十八十毫米汞柱。"]
     assert build_view(_wrap(paras, 20)).text == "\n".join(paras) + "\n"
+
+
+def test_an_extractors_spaces_after_marks_and_around_latin_runs_are_read_past():
+    solid = ("第1条　为了规范管理，根据《示范法》第3条的规定，制定本条例。\n"
+             "2024-12-03 08:40 主治医师查房记录\n查体：体温36.8℃，胸部CT示：白细胞计数WBC 5.2，降钙素原+C反应蛋白。\n")
+    spaced = ("第 1 条　为了规范管理， 根据《 示范法》 第 3 条的规定， 制定本条例。\n"
+              "2024-12-03 08:40 主治医师查房记录\n查体： 体温 36.8℃， 胸部 CT 示： 白细胞计数 WBC 5.2 ， 降钙素原+C 反应蛋白。\n")
+    # the spaces beside more Latin text (08:40 主治, WBC 5.2) may be the writer's: they stay
+    assert _mapped(spaced).text == solid.replace("计数WBC 5.2", "计数 WBC 5.2 ")
+    assert build_view(solid).identity  # no writer spaces a text so: a text as written is left be
+    written = "原告某甲， 被告某乙。第1条 示范。\n"  # one spaced mark of two is no habit
+    assert build_view(written).identity
