@@ -58,9 +58,6 @@ WRAP_MIN_FULL = 3
 WRAP_FULL_SHARE = 0.3
 WRAP_LONG_SHARE = 0.02
 WRAP_FINISHED_SHARE = 0.5
-# A text cut by its printed width (digits and Latin letters half a cell) was cut at a page's text
-# width: at least this many cells.
-PRINTED_MIN_WIDTH = 30
 # A line that ends a sentence, a clause or a label may end a paragraph even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
 # ... but in a wrapped text a cut falls after a 。 as often as anywhere, so the line after one
@@ -372,14 +369,6 @@ def _ended_form_line(lines: list[str], i: int) -> bool:
     return not goes_on
 
 
-_HALF_WIDTH = re.compile(r"[\x21-\x7e]")
-
-
-def _printed_width(line: str) -> int:
-    """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell."""
-    return len(line) - len(_HALF_WIDTH.findall(line)) // 2
-
-
 def _tolerance(width: int) -> int:
     """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
     return max(1, width // 18)
@@ -462,16 +451,6 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
                   if n and i not in drop and "\t" not in read_lines[i] and not _COLUMNS.search(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
-    if width is None and any(_HALF_WIDTH.search(read_lines[i]) for i in text_lines):
-        # Cut by the printed width rather than a count of characters (each printed line its own
-        # paragraph, as a PDF-to-Word converter writes it): a digit or Latin letter takes half
-        # a CJK cell, so lines cut at one width hold more characters the more of them they hold.
-        printed = [_printed_width(line) if line.strip() else 0 for line in read_lines]
-        width = _wrap_width(printed, text_lines, finished, forms)
-        if width is not None and width < PRINTED_MIN_WIDTH:
-            width = None  # a page's text width holds 30 and more cells: rows of a table share a shorter one by chance
-        if width is not None:
-            lengths = printed
     if not drop and width is None and not marks:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the

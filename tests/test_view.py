@@ -410,24 +410,3 @@ def test_an_extractors_spaces_after_marks_and_around_latin_runs_are_read_past():
     assert build_view(solid).identity  # no writer spaces a text so: a text as written is left be
     written = "原告某甲， 被告某乙。第1条 示范。\n"  # one spaced mark of two is no habit
     assert build_view(written).identity
-
-
-def test_lines_cut_at_a_printed_width_join_though_digits_take_half_a_cell():
-    # every printed line its own paragraph: 38 cells, so a line holding digits holds more characters
-    paras = ["第一条为了规范示范区域的管理工作，根据2024年第3号文件和第12号决定的规定，结合本市实际情况，制定本条例。",
-             "第二条本条例适用于本市行政区域内面积在100平方米以上的示范区域的管理活动，以及与之有关的其他各项活动。",
-             "第三条示范区域的管理机构应当依照本条例第2条的规定履行职责，并在每年3月31日前向社会公布上一年度的工作情况。",
-             "第四条示范区域内的单位和个人应当遵守本条例，服从管理机构依照本条例作出的决定，不得妨碍管理机构依法执行公务。"]
-    printed = []
-    for p in paras:
-        line, cells = "", 0.0
-        for ch in p:
-            cell = 0.5 if ord(ch) < 128 else 1.0
-            if cells + cell > 38:
-                printed.append(line)
-                line, cells = "", 0.0
-            line += ch
-            cells += cell
-        printed.append(line)
-    assert len({len(line) for line in printed if len(line) > 30}) > 1  # no one width in characters
-    assert build_view("\n".join(printed) + "\n").text == "\n".join(paras) + "\n"
