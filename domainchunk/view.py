@@ -118,9 +118,10 @@ _PUNCT = "，。；：、（）《》“”！？"
 _INNER_PUNCT = re.compile(r"[，。；：、](?=[^\n])")
 _PUNCT_GAP = re.compile(rf"(?<=[{_PUNCT}]) (?=[^\s])")
 # A Latin run (3.5-5.5, 10^9/L, CT) with its gaps: a space between it and CJK goes when the run sits
-# among CJK text, marks or a line's ends (第 1 条, 胸部 CT 示, 降钙素原+C 反应蛋白); one beside more
+# among CJK text, marks, ideographic spaces or a line's ends (第 1 条, 胸部 CT 示, 降钙素原+C 反应蛋白,
+# 附件 1 　岗位说明书); one beside more
 # Latin text (2024-12-03 08:40 主治…, WBC 5.2) may be the writer's own, and stays.
-_LATIN_RUN = re.compile(r"(?P<lead>(?<=[^\x00-\u2e7f\u3000\s]) )?[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*(?P<tail> (?=[^\x00-\u2e7f\u3000\s]))?")
+_LATIN_RUN = re.compile(r"(?P<lead>(?<=[^\x00-\u2e7f\s]|\u3000) )?[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*(?P<tail> (?=[^\x00-\u2e7f\s]|\u3000))?")
 EXTRACTOR_GAPS_MIN = 5  # marks inside lines a text needs before its spacing tells anything
 EXTRACTOR_GAPS_SHARE = 0.6
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")

@@ -408,5 +408,6 @@ def test_an_extractors_spaces_after_marks_and_around_latin_runs_are_read_past():
     # the spaces beside more Latin text (08:40 主治, WBC 5.2) may be the writer's: they stay
     assert _mapped(spaced).text == solid.replace("计数WBC 5.2", "计数 WBC 5.2 ")
     assert build_view(solid).identity  # no writer spaces a text so: a text as written is left be
+    assert build_view(spaced + "附件 1 \u3000岗位说明书\n").text.endswith("\n附件1\u3000岗位说明书\n")
     written = "原告某甲， 被告某乙。第1条 示范。\n"  # one spaced mark of two is no habit
     assert build_view(written).identity
