@@ -4,9 +4,10 @@ Corpora: corpora/ (ours), ../shared/corpus (shared), ../shared/corpus-large in f
 (large); variants: the document as it is, the text re-layouts of tests/relayout.py
 (no spaces, hard-wrapped at 36 and at 30, no spaces and wrapped at 36 at once,
 page furniture, glued page numbers, CRLF, full-width indentation, Markdown marks
-removed) and, for the smallest text
-documents of each type, printed to PDF and saved to DOCX (heading styles, none,
-tables). Chunking runs in-process with ``max_chars=1000``; scores are those of
+removed, an extractor's spaces after full-width marks and around Latin runs, Markdown
+headings at one depth or as bold lines …: every one of tests/relayout.py) and, for the
+smallest text documents of each type, printed to PDF and saved to DOCX (heading styles,
+none, tables, every printed line a paragraph as a PDF-to-Word converter writes it). Chunking runs in-process with ``max_chars=1000``; scores are those of
 ../shared/tools/score.py (tests/scoring.py). Cells below the issue's target
 (recall, path and type at least 0.99, corpus-large 0.999; spurious at most 0.01)
 are bold.

@@ -1145,8 +1145,9 @@ def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Head
     blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
     shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
     heads, toc = find_headings(shadow, rules)
-    to_text, end_to_text = view.to_text, view.end_to_text
-    mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end), h.label, h.num) for h in heads]
+    to_text, end_to_text, as_written = view.to_text, view.end_to_text, view.as_written
+    mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end),
+                      as_written(h.label, h.start, h.end), h.num) for h in heads]
     return mapped, [(to_text(a), to_text(b)) for a, b in toc]
 
 

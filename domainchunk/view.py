@@ -13,6 +13,12 @@ words: a Markdown converter's ``**`` around a line or its label, ``- `` list
 marks, ``<br>`` tags and table pipes, and headings letter-spaced as ``第 一 章``.
 Rules then match one form of each.
 
+Full-width punctuation inside a number (``12．5``, ``2019－01－03 08：29``, ``3．5－5．5``, as a
+Chinese input method or a 半角转全角 pass writes it; the readers fold the digits already) reads
+as ASCII in the view, one character for one, so a rule spells a number once; so does a table's
+full-width pipe (``｜ 甲方：… ｜``). A label the rules
+take from such a line keeps what the document wrote (:meth:`View.as_written`).
+
 The map is a sorted list of kept runs, ``(view start, text start)``; a position
 is mapped with one binary search. Nothing is dropped but whole furniture lines
 (and table rule lines), the line breaks (and indentation) inside a wrapped
@@ -22,9 +28,9 @@ line start of the text or lies just past marks at one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .numerals import CHINESE_NUMERAL
 
@@ -67,7 +73,10 @@ _OPENER = re.compile(
     r"|[0-9０-９]+[、．.)）](?![0-9０-９])"
     r"|[\u2460-\u2473\u3251-\u325f【〔\[#])"
 )
-_FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]")
+# A field label: two to ten characters and its colon, or words with a bracketed word inside or
+# after them (门（急）诊诊断：, 门(急)诊诊断:, 血压(mmHg)：): a form names a field that may be one of
+# two (门诊 or 急诊) or gives its unit so.
+_FIELD = re.compile(r"[\u4e00-\u9fff]{2,10}[:：]|[\u4e00-\u9fff]{1,10}[（(][\u4e00-\u9fffA-Za-z/]{1,6}[）)][\u4e00-\u9fff]{0,8}[:：]")
 _SENTENCE_MARK = re.compile(r"[，,。；;！？!?]")
 _LABEL_END = re.compile(r"[\u4e00-\u9fff]{2,8}[:：][ \t\u3000]*$")
 # A text table pads its columns with runs of spaces, so its rows may all have one length: they
@@ -95,9 +104,26 @@ _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
 #   or more keep one word from the next. A title spaced after its label (第一节 申 请 人) is left
 #   as written: its label is read already;
 # - a Markdown table's pipes (``| 项目 | 结果 |`` in a block of rows with a ``| --- |`` rule under
-#   its header, as Markdown has it): the outer ones go, an inner one leaves the spaces on its
-#   sides, the gap a text table puts between its columns; the rule line goes whole, as furniture
-#   does. Pipe rows with no rule are text some rules read as written (a signature row).
+#   its header, as Markdown has it): the outer ones and the spaces padding each cell go, and an
+#   inner one reads as a tab, so the row is the tab-separated row a reader writes for a table
+#   (the rules read rows of cells by their tabs); the rule line goes whole, as furniture does.
+#   Pipe rows with no rule are text some rules read as written (a signature row).
+# - the spaces some PDF extractors write after every full-width punctuation mark (…管理， 根据《 某法》)
+#   and between CJK text and a run of digits or Latin letters (第 1 条, 2024 年 3 月, WBC ： 3.5): a
+#   full-width mark's glyph leaves half its cell blank and a Latin run is set in another font, and
+#   the extractor reads either gap as a space. Only a text that shows the habit is read so (most
+#   of its marks inside a line have one space after them: no writer spaces them so), and only
+#   single spaces go: two or more are a column gap.
+_PUNCT = "，。；：、（）《》“”！？"
+_INNER_PUNCT = re.compile(r"[，。；：、](?=[^\n])")
+_PUNCT_GAP = re.compile(rf"(?<=[{_PUNCT}]) (?=[^\s])")
+# A Latin run (3.5-5.5, 10^9/L, CT) with its gaps: a space between it and CJK goes when the run sits
+# among CJK text, marks, ideographic spaces or a line's ends (第 1 条, 胸部 CT 示, 降钙素原+C 反应蛋白,
+# 附件 1 　岗位说明书); one beside more
+# Latin text (2024-12-03 08:40 主治…, WBC 5.2) may be the writer's own, and stays.
+_LATIN_RUN = re.compile(r"(?P<lead>(?<=[^\x00-\u2e7f\s]|\u3000) )?[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*(?P<tail> (?=[^\x00-\u2e7f\s]|\u3000))?")
+EXTRACTOR_GAPS_MIN = 5  # marks inside lines a text needs before its spacing tells anything
+EXTRACTOR_GAPS_SHARE = 0.6
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__)(?=\S)[^\n]*?\S(\1)")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
@@ -108,14 +134,22 @@ _LETTER_SPACED = re.compile(
     rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
 _GAP = re.compile(r"[ \u3000]")
+# Full-width ．：－／ between two digits: a decimal point, a time, a range or a date, never text.
+_NUMBER_PUNCT = re.compile(r"(?<=[0-9])[．：－／](?=[0-9])")
+# A full-width ｜ is a table's pipe as a 半角转全角 pass writes it (｜ 甲方：… ｜ 乙方：… ｜); no
+# Chinese text uses it otherwise, so the view reads every one as |.
+_FULLWIDTH_PIPE = re.compile("｜")
+_TO_ASCII = str.maketrans("．：－／｜", ".:-/|")
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
 _PIPE_RULE = re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*")
 _PIPE = re.compile(r"\|")
 
 
-def _marks(text: str) -> list[tuple[int, int]]:
+def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     """Spans of the text that the view leaves out inside lines: list marks, emphasis pairs,
-    ``<br>`` tags, a ruled table's pipes and letter-spacing gaps, in order."""
+    ``<br>`` tags, a ruled table's outer pipes and the spaces padding its cells, and
+    letter-spacing gaps, in order. A ruled table's inner pipes go into ``cells``: the view reads
+    each as a tab."""
     spans: list[tuple[int, int]] = []
     if "-" in text or "*" in text or "+" in text:
         spans += [m.span(1) for m in _LIST_MARK.finditer(text)]
@@ -133,14 +167,49 @@ def _marks(text: str) -> list[tuple[int, int]]:
                 if len(row) < 3 or _PIPE_RULE.fullmatch(m.group()):
                     continue  # a rule is left out whole, by _pipe_rules
                 outer_a = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
-                spans += [(outer_a, row[0] + 1 + (text[row[0] + 1: row[0] + 2] == " "))]
-                spans += [(p, p + 1) for p in row[1:-1]]
-                spans += [(row[-1] - (text[row[-1] - 1] == " "), m.end())]
+                spans.append((outer_a, row[0] + 1))
+                for a, b in zip(row, row[1:]):  # a cell: its padding out, its words as written
+                    cell = text[a + 1 : b]
+                    lead = len(cell) - len(cell.lstrip(" "))
+                    if lead == len(cell):
+                        if cell:
+                            spans.append((a + 1, b))
+                        continue
+                    trail = len(cell) - len(cell.rstrip(" "))
+                    if lead:
+                        spans.append((a + 1, a + 1 + lead))
+                    if trail:
+                        spans.append((b - trail, b))
+                cells += row[1:-1]
+                spans.append((row[-1], m.end()))
+    if "， " in text or "。 " in text or "： " in text:
+        spans += _extractor_gaps(text)
     for m in _LETTER_SPACED.finditer(text):
         # the gaps between the characters, not the indentation before the first
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
     return sorted(spans)
+
+
+def _extractor_gaps(text: str) -> list[tuple[int, int]]:
+    """The single spaces an extractor wrote after full-width marks and around Latin runs, when
+    the text shows that habit; none otherwise."""
+    marks = len(_INNER_PUNCT.findall(text))
+    gaps = [m.span() for m in _PUNCT_GAP.finditer(text)]
+    spaced = sum(1 for a, _ in gaps if text[a - 1] in "，。；：、")
+    if marks < EXTRACTOR_GAPS_MIN or spaced < EXTRACTOR_GAPS_SHARE * marks:
+        return []
+    found = {a for a, _ in gaps}
+    for m in _LATIN_RUN.finditer(text):
+        a, b = m.span()
+        # a run with a space on one side that is not such a gap (2024-12-03 08:40 主治…, WBC 5.2) sits
+        # beside more Latin text or a column gap: both its gaps stay
+        left = m.group("lead") is not None or a == 0 or text[a - 1] not in " \t\u3000"
+        right = m.group("tail") is not None or b == len(text) or text[b] not in " \t\u3000"
+        if left and right:
+            found.update(g for g in (m.start("lead"), m.start("tail")) if g >= 0)
+    # a lone space only: one of two or more is part of a column gap
+    return [(a, a + 1) for a in sorted(found) if text[a - 1] != " " and text[a + 1 : a + 2] != " "]
 
 
 def _pipe_tables(text: str) -> list[list[re.Match]]:
@@ -171,14 +240,42 @@ class View:
     tstarts: tuple[int, ...] = (0,)
     length: int = 0  # of the real text
     leads: tuple[int, ...] = ()  # per run, where a start at the run's first position maps to
+    folds: tuple[int, ...] = ()  # view positions of full-width number punctuation read as ASCII
+    written: str = ""  # what the document wrote at each of ``folds``
 
     @property
     def identity(self) -> bool:
+        """The view is the text itself: nothing left out, joined or folded."""
+        return len(self.vstarts) == 1 and not self.folds
+
+    @property
+    def _unmapped(self) -> bool:
         return len(self.vstarts) == 1
+
+    def as_written(self, label: str, start: int, end: int) -> str:
+        """``label``, read off view positions ``start:end``, with the characters folded there put
+        back as the document wrote them: ``12.5`` where it wrote ``12．5``. A label is the line's
+        characters in order, whitespace collapsed; one built otherwise (a fixed name) is left be."""
+        lo, hi = bisect_left(self.folds, start), bisect_left(self.folds, end)
+        if lo == hi:
+            return label
+        out, j = list(label), start
+        for i, ch in enumerate(label):
+            if ch.isspace():
+                continue
+            while j < end and self.text[j] != ch:
+                j += 1
+            if j == end:
+                return label  # not the line's own characters
+            k = bisect_left(self.folds, j, lo, hi)
+            if k < hi and self.folds[k] == j:
+                out[i] = self.written[k]
+            j += 1
+        return "".join(out)
 
     def to_text(self, pos: int) -> int:
         """The text offset of view position ``pos`` (a start: the first character at or after it)."""
-        if self.identity:
+        if self._unmapped:
             return pos
         if pos >= len(self.text):
             return self.length
@@ -189,7 +286,7 @@ class View:
 
     def end_to_text(self, pos: int) -> int:
         """The text offset of view end position ``pos`` (exclusive: just after the character before it)."""
-        if self.identity or pos <= 0:
+        if self._unmapped or pos <= 0:
             return pos
         if pos > len(self.text):
             return self.length + 1
@@ -199,7 +296,7 @@ class View:
 
     def to_view(self, pos: int) -> int:
         """The view position of text offset ``pos``; a position that was left out maps to the next kept one."""
-        if self.identity:
+        if self._unmapped:
             return pos
         k = bisect_right(self.tstarts, pos) - 1
         if k < 0:
@@ -288,6 +385,44 @@ def _opens(line: str, width: int) -> bool:
 
 def build_view(text: str) -> View:
     """The view of ``text``: furniture lines out, hard-wrapped lines joined."""
+    folds = _fold_positions(text)
+    written = "".join(text[p] for p in folds)
+    if folds:
+        chars = list(text)
+        for p in folds:
+            chars[p] = chars[p].translate(_TO_ASCII)
+        text = "".join(chars)  # one for one: every offset below is an offset of the text as written
+    view, cells = _unfolded_view(text)
+    if cells:
+        # as written: a pipe, or the full-width one folded already
+        folds_of = dict(zip(folds, written))
+        written_at = {**{p: folds_of.get(p, "|") for p in cells}, **folds_of}
+        folds = sorted(written_at)
+        written = "".join(written_at[p] for p in folds)
+    if not folds:
+        return view
+    # a fold inside marks the view leaves out (a ruled table's outer pipes) is no view character
+    kept = [(q, w) for p, w in zip(folds, written)
+            if (q := view.to_view(p)) < len(view.text) and view.end_to_text(q + 1) == p + 1]
+    if not kept:
+        return view
+    return replace(view, folds=tuple(q for q, _ in kept), written="".join(w for _, w in kept))
+
+
+def _fold_positions(text: str) -> list[int]:
+    """Offsets of the full-width characters the view reads as ASCII: punctuation inside numbers,
+    table pipes."""
+    if "．" not in text and "：" not in text and "－" not in text and "／" not in text and "｜" not in text:
+        return []
+    found = [m.start() for m in _NUMBER_PUNCT.finditer(text)]
+    if "｜" in text:
+        found = sorted(found + [m.start() for m in _FULLWIDTH_PIPE.finditer(text)])
+    return found
+
+
+def _unfolded_view(text: str) -> tuple[View, list[int]]:
+    """The view of ``text`` less its folds, and the offsets of a ruled table's inner pipes,
+    which it reads as tabs."""
     raw_lines = text.split("\n")
     lines: list[tuple[int, int]] = []
     pos = 0
@@ -295,7 +430,13 @@ def build_view(text: str) -> View:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
     drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set())
-    marks = _marks(text)
+    cells: list[int] = []
+    marks = _marks(text, cells)
+    if cells:
+        chars = list(text)
+        for p in cells:
+            chars[p] = "\t"
+        text = "".join(chars)  # one for one, as the folds above
     # The lines as rules read them, marks and letter-spacing gaps out: what the wrap width is
     # measured on and a cut is judged by (a letter-spaced label is no longer line than its twin).
     read_lines = _read_lines(text, lines, marks) if marks else raw_lines
@@ -312,7 +453,7 @@ def build_view(text: str) -> View:
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
     if not drop and width is None and not marks:
-        return View(text, length=len(text))
+        return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
     runs: list[list[int]] = []
@@ -380,7 +521,7 @@ def build_view(text: str) -> View:
             pieces.append(text[a:b])
         vpos += b - a
     return View("".join(pieces), tuple(vstarts) or (0,), tuple(tstarts) or (0,), len(text),
-                tuple(leads) if lead_marks else ())
+                tuple(leads) if lead_marks else ()), cells
 
 
 def _read_lines(text: str, lines: list[tuple[int, int]], marks: list[tuple[int, int]]) -> list[str]:

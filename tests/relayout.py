@@ -361,6 +361,43 @@ def invisible_chars(text: str) -> str:
     return "\n".join(out)
 
 
+# Full-width punctuation a PDF extractor (pdftotext, pdfminer) may follow with a space: the glyph
+# leaves half its cell blank, and a gap that wide reads as one.
+_SPACED_PUNCT = re.compile(r"([，。；：、（）《》“”！？])(?=[^\s])")
+# A run of digits and Latin letters (with the ASCII marks inside it: 3.5-5.5, 10^9/L) set in the
+# Latin font among CJK text: the change of font leaves a gap on each side.
+_LATIN_RUN = re.compile(r"[0-9A-Za-z](?:[0-9A-Za-z.,:/%^+\-]*[0-9A-Za-z%])?")
+
+
+def _gapped(m: re.Match, line: str) -> str:
+    """The Latin run ``m`` with a space on each side where a CJK character or mark (set in the other
+    font) touches it: 1. keeps its point, 第1条 becomes 第 1 条."""
+    before = " " if m.start() and line[m.start() - 1] >= "\u2e80" else ""
+    after = " " if m.end() < len(line) and line[m.end()] >= "\u2e80" else ""
+    return before + m.group() + after
+
+
+def punct_spaces(text: str) -> str:
+    """A space after every full-width punctuation mark and on both sides of every run of digits
+    and Latin letters (第 1 条, 2024 年 3 月, 钾 3.5 mmol/L), as some PDF extractors write CJK text:
+    a full-width mark's glyph leaves half its cell blank, and digits and letters are set in
+    another font with a gap around them. A Markdown heading's marks and a line's end stay."""
+    out = []
+    for line in _lines(text):
+        heading = _MARKDOWN_HEADING.match(line)
+        marks = line[: len(line) - len(line.lstrip("#"))] if heading else ""
+        body = _SPACED_PUNCT.sub(r"\1 ", line[len(marks):])
+        body = _LATIN_RUN.sub(lambda m: _gapped(m, body), body)
+        out.append(marks + body)
+    return "\n".join(out)
+
+
+def flat_headings(text: str) -> str:
+    """Every Markdown heading at one depth (``#``), as a PDF-to-Markdown converter that cannot
+    tell heading sizes apart writes them: the depth no longer nests 章 under 编."""
+    return "\n".join(_MARKDOWN_HEADING.sub(lambda m: "# " + m.group(2), line) for line in _lines(text))
+
+
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "nospace": (no_spaces, (".txt", ".md")),
@@ -381,6 +418,8 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "md_emph": (markdown_emphasis, (".txt", ".md")),
     "oneline_paras": (one_line_paragraphs, (".txt", ".md")),
     "nbsp": (invisible_chars, (".txt", ".md")),
+    "punct_spaces": (punct_spaces, (".txt", ".md")),
+    "md_flat_heads": (flat_headings, (".md",)),
 }
 
 
@@ -447,6 +486,29 @@ def to_docx(text: str, heading_styles: bool = True, tables: bool = False) -> byt
             document.add_paragraph()
         else:
             document.add_paragraph(value)
+    buffer = io.BytesIO()
+    document.core_properties.created = datetime(2024, 1, 1)  # same bytes on every run
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def to_docx_lines(text: str) -> bytes:
+    """Saved to DOCX by a PDF-to-Word converter: every printed line its own paragraph (a
+    paragraph broken where the PDF's lines broke, at _PDF_CHARS_PER_LINE), headings as plain
+    paragraphs of their text, tab-separated rows as paragraphs with their tabs, and no empty
+    paragraph for a blank line: the page showed none."""
+    import docx
+
+    document = docx.Document()
+    for kind, value in _blocks(text):
+        if kind == "heading":
+            document.add_paragraph(value[1])
+        elif kind == "table":
+            for row in value:
+                document.add_paragraph("\t".join(row))
+        elif kind == "para":
+            for printed in _printed_lines(value):
+                document.add_paragraph(printed)
     buffer = io.BytesIO()
     document.core_properties.created = datetime(2024, 1, 1)  # same bytes on every run
     document.save(buffer)
@@ -755,4 +817,5 @@ RENDERINGS: dict[str, tuple[Callable[[str], bytes], str]] = {  # name -> (render
     "docx_styled": (lambda text: to_docx(text, heading_styles=True), ".docx"),
     "docx_plain": (lambda text: to_docx(text, heading_styles=False), ".docx"),
     "docx_tables": (lambda text: to_docx(text, heading_styles=True, tables=True), ".docx"),
+    "docx_lines": (to_docx_lines, ".docx"),
 }

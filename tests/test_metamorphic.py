@@ -37,6 +37,8 @@ from relayout import (
     no_spaces,
     no_spaces_wrapped,
     page_furniture,
+    flat_headings,
+    punct_spaces,
     relaid_name,
     running_title,
     wrapped,
@@ -127,6 +129,17 @@ def test_markdown_emphasis_bolds_chapters_lists_items_pipes_tables_and_breaks_se
 def test_one_line_paragraphs_join_wraps_and_glue_numbered_items():
     text = "## 第一章 总则\n\n第一条 为了示范，\n制定本条例。\n\n第二条 本条例适用于示范。\n\n附：说明\n"
     assert one_line_paragraphs(text) == "## 第一章 总则\n\n第一条 为了示范，制定本条例。第二条 本条例适用于示范。\n\n附：说明\n"
+
+
+def test_punct_spaces_space_full_width_marks_and_latin_runs_among_cjk():
+    text = "## 第1章 总则\n第3条　为了管理，依照《某法》制定。2024年3月\n1.甲方\t10^9/L\n胸部CT示：钾3.5mmol/L。\n"
+    assert punct_spaces(text) == ("## 第 1 章 总则\n第 3 条　为了管理， 依照《 某法》 制定。 2024 年 3 月\n1.甲方\t10^9/L\n"
+                                  "胸部 CT 示： 钾 3.5mmol/L 。\n")
+
+
+def test_flat_headings_put_every_markdown_heading_at_one_depth():
+    text = "# 示范条例\n## 第一章 总则\n### 第一节 一般规定\n第一条 示范。\n"
+    assert flat_headings(text) == "# 示范条例\n# 第一章 总则\n# 第一节 一般规定\n第一条 示范。\n"
 
 
 def test_invisible_chars_are_what_the_reader_takes_out_again():

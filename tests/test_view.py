@@ -312,7 +312,9 @@ def test_a_form_line_cut_after_a_label_goes_on_with_its_value():
 
 def _mapped(text: str):
     view = build_view(text)
+    written = dict(zip(view.folds, view.written))  # what a character read otherwise was
     for pos, ch in enumerate(view.text):
+        ch = written.get(pos, ch)
         assert text[view.to_text(pos)] == ch or pos in view.vstarts, (pos, ch)
         assert text[view.end_to_text(pos + 1) - 1] == ch
     return view
@@ -330,7 +332,8 @@ def test_markdown_marks_are_read_past_and_a_chunk_keeps_its_line_whole():
 
 def test_a_markdown_table_reads_as_a_text_table_and_pipes_without_a_rule_stay():
     table = "| 项目 | 结果 | 单位 |\n| --- | --- | --- |\n| 钾 | 3.3 | mmol/L |\n"
-    assert _mapped(table).text == "项目  结果  单位\n钾  3.3  mmol/L\n"
+    assert _mapped(table).text == "项目\t结果\t单位\n钾\t3.3\tmmol/L\n"  # the rows a reader writes
+    assert _mapped("| 项目 | 结果 |\n|---|---|\n| 钾 |  |\n").text == "项目\t结果\n钾\t\n"  # an empty cell
     signature = "| 甲方（盖章）：某甲 | 乙方（盖章）：某乙 |\n| 日期：2024年3月15日 | 日期：2024年3月15日 |\n"
     assert build_view(signature).identity  # no rule under it: text some rules read as written
 
@@ -356,3 +359,55 @@ def test_letter_spaced_form_lines_of_one_length_are_no_hard_wrap():
     report = "\n".join(["检验报告单", "采 样 时 间：2025-06-11 07:21\u3000报告时间：2025-06-11 11:01",
                         "检 验 项 目：肝功能", "项目\t结果\t单位"] * 4) + "\n"
     assert "11:01\n" in build_view(report).text
+
+
+def test_full_width_punctuation_inside_numbers_reads_as_ascii_and_nowhere_else():
+    text = "报告时间：2024－03－02 08：10：00\n钾：3．1mmol／L（3．5－5．5）\n1．服务内容：某某\n"
+    view = build_view(text)
+    assert view.text == "报告时间：2024-03-02 08:10:00\n钾：3.1mmol／L（3.5-5.5）\n1．服务内容：某某\n"
+    assert all(view.to_text(p) == p for p in range(len(text)))  # one for one: no offset moves
+    line = view.text.index("2024")
+    assert view.as_written("2024-03-02 08:10:00", line, line + 19) == "2024－03－02 08：10：00"
+    assert view.as_written("钾", line, line + 19) == "钾"  # not the line's characters: left be
+
+
+def test_full_width_pipes_read_as_a_table_and_a_ruled_one_drops_them():
+    signature = "｜ 甲方（盖章）：某甲 ｜ 乙方（盖章）：某乙 ｜\n"
+    assert build_view(signature).text == signature.replace("｜", "|")
+    ruled = "｜ 项目 ｜ 结果 ｜\n｜ --- ｜ --- ｜\n｜ 钾 ｜ 3.3 ｜\n"
+    view = build_view(ruled)
+    assert view.text == "项目\t结果\n钾\t3.3\n"
+    assert view.written == "｜｜"  # the inner pipes read as tabs; the outer ones, left out, fold nothing
+
+
+def test_a_lab_report_in_full_width_chunks_like_its_half_width_twin_with_labels_as_written():
+    half = ("示范医院检验明细\n姓名：某甲\t性别：男\n"
+            "报告时间:2024-03-02 08:10:00\t检验详情:钾:3.1mmol/L,偏低;\t钠:140mmol/L,正常;\n"
+            "报告时间:2024-03-02 09:20:00\t检验详情:白细胞计数:5.30×10^9/L,正常;\n")
+    full = half.translate(str.maketrans(":-./,;", "：－．／，；"))
+    twins = domainchunk.chunk_text(half).chunks
+    chunks = domainchunk.chunk_text(full).chunks
+    assert [(c.start, c.end, c.rule) for c in chunks] == [(c.start, c.end, c.rule) for c in twins]
+    assert len(chunks) == 3 and chunks[1].path == ["2024－03－02 08：10：00"]
+
+
+def test_a_field_label_with_a_bracketed_word_opens_a_paragraph_after_a_line_cut_at_the_width():
+    paras = ["入院记录", "现病史：患者于三天前无明显诱因出现发热，最高体温三十九度，伴咳嗽咳痰，无胸痛感。",
+             "门（急）诊诊断：社区获得性肺炎，高血压病。",
+             "既往史：既往体健，否认高血压、糖尿病病史，否认肝炎结核等传染病史，无手术外伤史。",
+             "门(急)诊诊断:社区获得性肺炎，高血压病二级。",
+             "体格检查：体温三十八度，脉搏九十次每分，呼吸二十次每分，血压一百二十八十毫米汞柱。"]
+    assert build_view(_wrap(paras, 20)).text == "\n".join(paras) + "\n"
+
+
+def test_an_extractors_spaces_after_marks_and_around_latin_runs_are_read_past():
+    solid = ("第1条　为了规范管理，根据《示范法》第3条的规定，制定本条例。\n"
+             "2024-12-03 08:40 主治医师查房记录\n查体：体温36.8℃，胸部CT示：白细胞计数WBC 5.2，降钙素原+C反应蛋白。\n")
+    spaced = ("第 1 条　为了规范管理， 根据《 示范法》 第 3 条的规定， 制定本条例。\n"
+              "2024-12-03 08:40 主治医师查房记录\n查体： 体温 36.8℃， 胸部 CT 示： 白细胞计数 WBC 5.2 ， 降钙素原+C 反应蛋白。\n")
+    # the spaces beside more Latin text (08:40 主治, WBC 5.2) may be the writer's: they stay
+    assert _mapped(spaced).text == solid.replace("计数WBC 5.2", "计数 WBC 5.2 ")
+    assert build_view(solid).identity  # no writer spaces a text so: a text as written is left be
+    assert build_view(spaced + "附件 1 \u3000岗位说明书\n").text.endswith("\n附件1\u3000岗位说明书\n")
+    written = "原告某甲， 被告某乙。第1条 示范。\n"  # one spaced mark of two is no habit
+    assert build_view(written).identity
