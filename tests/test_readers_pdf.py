@@ -732,3 +732,12 @@ def test_one_ruled_row_in_the_middle_of_a_page_stays_text():
     doc = read_pdf(_pdf(draw, pagesize=(595, 842)), "box.pdf")
     assert not [b for b in doc.blocks if b.kind == "table"]
     assert "姓名：某甲" in doc.text
+
+
+def test_first_column_cell_merged_down_captions_its_rows_as_in_docx():
+    # A Writer table whose panel names are merged down the first column (vMerge, printed as one tall cell):
+    # each name becomes a caption row above its items, as the DOCX reader reads the merge.
+    lines = _lines(read_document(OFFICE / "lab_示范检验报告单_组合列合并_LibreOffice.pdf").text)
+    for panel in ("血常规", "肝功能", "肾功能", "电解质"):
+        at = lines.index(panel)
+        assert lines[at + 1].startswith("\t") and lines[at + 1].split("\t")[1], lines[at : at + 2]

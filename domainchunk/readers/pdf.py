@@ -47,7 +47,7 @@ import regex
 from ..errors import ReadError
 from ..models import BlockKind, Document
 from ..view import opens_paragraph
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
@@ -443,7 +443,8 @@ def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number:
     tables, lone = [], []
     glyphs = [(char, left, top, right, bottom) for char, made_up, left, top, right, bottom, _ in chars if not made_up]
     for found in _ruled_tables(edges):
-        rows = _table_rows(_cell_texts(found.rows, glyphs))
+        texts = _cell_texts(found.rows, glyphs)
+        rows = _table_rows(texts)
         if max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
         x0, top, x1, bottom = found.bbox
@@ -451,6 +452,10 @@ def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number:
             lone.append(Table(rows, x0, x1, top, bottom, number))
             continue
         header = 1 if looks_like_header(rows) else 0
+        # A row's first cell covered (None) is a first-column cell merged down from a row above:
+        # Word/LibreOffice draw a lab's panel name so, read as the DOCX reader reads the merge.
+        if any(len(raw) > 1 and raw[0] is None for raw in texts[header + 1 :]):
+            rows = group_captions(rows, header)
         tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
     return tables, lone
 
