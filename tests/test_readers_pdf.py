@@ -734,6 +734,14 @@ def test_one_ruled_row_in_the_middle_of_a_page_stays_text():
     assert "姓名：某甲" in doc.text
 
 
+def test_libreoffice_cjk_latin_autospacing_is_no_word_space():
+    # Writer (like Word and WPS) widens the gap between a CJK char and a digit without a space
+    # in the text; pdfium guesses one there, which broke 第 2.01 条 as a clause number.
+    lines = _lines(read_document(OFFICE / "contract_示范建设工程施工合同_LibreOffice.pdf").text)
+    assert "第2.01条 发包人义务" in lines
+    assert not any(re.search(r"第 \d|\d 条|\d 年", line) for line in lines)
+
+
 def test_first_column_cell_merged_down_captions_its_rows_as_in_docx():
     # A Writer table whose panel names are merged down the first column (vMerge, printed as one tall cell):
     # each name becomes a caption row above its items, as the DOCX reader reads the merge.

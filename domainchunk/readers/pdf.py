@@ -69,6 +69,12 @@ INDENT_MAX = 2.6
 # A gap pdfium takes for a space is one when it is wider than the line's letter spacing by
 # this share of the line's size (an ASCII space is about a quarter of it).
 SPACE_GAP = 0.15
+# Word, WPS and LibreOffice widen the gap between a CJK char and a Latin letter or digit
+# (自动调整中文与西文/数字的间距, on by default) by about a fifth of the size, with no space
+# in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
+# that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
+AUTOSPACE_GAP = 0.3
+_AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 # What marks a glyph bold: a font name naming a bold face (a CJK font without one is set in a
 # bold family, 黑体, or stroked, below), a weight of at least BOLD_WEIGHT, or glyphs both
 # filled and stroked, which is how Word and WPS embolden a font that has no bold face.
@@ -281,7 +287,8 @@ def _drop_tracking_spaces(acc: _LineAcc) -> None:
         tracking = min(gap for _, gap in acc.guessed)
     size = statistics.median(acc.heights)
     for position, gap in acc.guessed:
-        if gap - tracking <= SPACE_GAP * size:
+        autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
+        if gap - tracking <= SPACE_GAP * size or autospaced:
             acc.chars[position] = ""
 
 
