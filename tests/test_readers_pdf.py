@@ -749,3 +749,10 @@ def test_first_column_cell_merged_down_captions_its_rows_as_in_docx():
     for panel in ("血常规", "肝功能", "肾功能", "电解质"):
         at = lines.index(panel)
         assert lines[at + 1].startswith("\t") and lines[at + 1].split("\t")[1], lines[at : at + 2]
+
+
+def test_line_short_by_a_digit_run_moved_down_whole_wraps_on():
+    # Writer moves 18日 down whole when it does not fit: the line above ends short of the margin
+    # by the run's width and is still a soft wrap, not a paragraph's end.
+    text = read_document(OFFICE / "judgment_刑事二审判决书_改判量刑_LibreOffice.pdf").text
+    assert "4月18日作出" in text.replace("\n", "|")

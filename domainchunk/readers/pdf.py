@@ -99,6 +99,10 @@ _SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$"
 # A line that is one bracketed phrase from end to end is a note of its own (a statute's
 # （…通过） adoption note), not the start of a paragraph that wraps on.
 _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
+# A run of Latin letters and digits a word processor keeps on one line, and the advance of
+# one of its chars as a share of the size (digits and most letters are about half a CJK char).
+_LATIN_RUN = regex.compile(r"[A-Za-z0-9][A-Za-z0-9.,%/-]*")
+LATIN_ADVANCE = 0.6
 # A semicolon parts the clauses of one long sentence (…第四款；对被告人…依照…), so a line
 # ending in one at the margin wraps on, unless the next line opens an item or a field of its
 # own, as a list's items ((一)…；/(二)…；) and a record's fields (既往史：…；/个人史：…) do.
@@ -879,7 +883,7 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
         # an article, item or field of its own, which some paragraphs start at the margin.
-        return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
+        return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
     if abs(line.size - following.size) > 0.15 * line.size:
         return False
     if _WHOLE_NOTE.match(line.text):
@@ -888,7 +892,15 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         return False
     # It reaches the margin; one running far past it was never wrapped there (a long title set
     # on one line, past the page's edge).
-    return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
+    return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
+
+
+def _wrap_slack(line: Line, following: Line) -> float:
+    """How far short of the margin a wrapped line may end: a char and a bit, and more when the
+    next line starts with a run of Latin letters or digits, which a word processor moves down
+    whole (…澄刑终 / 29号…): the run did not fit, so the line ends short by up to its width."""
+    run = _LATIN_RUN.match(following.text)
+    return (1.2 + (LATIN_ADVANCE * len(run.group()) if run else 0.0)) * line.size
 
 
 def _indented(line: Line, left: float) -> bool:
