@@ -756,3 +756,9 @@ def test_line_short_by_a_digit_run_moved_down_whole_wraps_on():
     # by the run's width and is still a soft wrap, not a paragraph's end.
     text = read_document(OFFICE / "judgment_刑事二审判决书_改判量刑_LibreOffice.pdf").text
     assert "4月18日作出" in text.replace("\n", "|")
+
+
+def test_line_short_by_a_char_and_the_cjk_latin_spacing_wraps_on():
+    # …2024年8 / 月2日…: 月 and the spacing before it did not fit, a little more than one char.
+    text = read_document(OFFICE / "judgment_刑事判决书_起诉书指控_经审理认定_LibreOffice.pdf").text
+    assert "8月2日向本院提起公诉" in text.replace("\n", "|")

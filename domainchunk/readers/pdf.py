@@ -898,9 +898,13 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
 def _wrap_slack(line: Line, following: Line) -> float:
     """How far short of the margin a wrapped line may end: a char and a bit, and more when the
     next line starts with a run of Latin letters or digits, which a word processor moves down
-    whole (…澄刑终 / 29号…): the run did not fit, so the line ends short by up to its width."""
+    whole (…澄刑终 / 29号…): the run did not fit, so the line ends short by up to its width; and
+    by the CJK-Latin spacing too where the break falls between such a pair (…2024年8 / 月2日…)."""
     run = _LATIN_RUN.match(following.text)
-    return (1.2 + (LATIN_ADVANCE * len(run.group()) if run else 0.0)) * line.size
+    slack = 1.2 + (LATIN_ADVANCE * len(run.group()) if run else 0.0)
+    if line.text and following.text and _AUTOSPACED.fullmatch(line.text[-1] + following.text[0]):
+        slack += AUTOSPACE_GAP
+    return slack * line.size
 
 
 def _indented(line: Line, left: float) -> bool:
