@@ -732,3 +732,33 @@ def test_one_ruled_row_in_the_middle_of_a_page_stays_text():
     doc = read_pdf(_pdf(draw, pagesize=(595, 842)), "box.pdf")
     assert not [b for b in doc.blocks if b.kind == "table"]
     assert "姓名：某甲" in doc.text
+
+
+def test_libreoffice_cjk_latin_autospacing_is_no_word_space():
+    # Writer (like Word and WPS) widens the gap between a CJK char and a digit without a space
+    # in the text; pdfium guesses one there, which broke 第 2.01 条 as a clause number.
+    lines = _lines(read_document(OFFICE / "contract_示范建设工程施工合同_LibreOffice.pdf").text)
+    assert "第2.01条 发包人义务" in lines
+    assert not any(re.search(r"第 \d|\d 条|\d 年", line) for line in lines)
+
+
+def test_first_column_cell_merged_down_captions_its_rows_as_in_docx():
+    # A Writer table whose panel names are merged down the first column (vMerge, printed as one tall cell):
+    # each name becomes a caption row above its items, as the DOCX reader reads the merge.
+    lines = _lines(read_document(OFFICE / "lab_示范检验报告单_组合列合并_LibreOffice.pdf").text)
+    for panel in ("血常规", "肝功能", "肾功能", "电解质"):
+        at = lines.index(panel)
+        assert lines[at + 1].startswith("\t") and lines[at + 1].split("\t")[1], lines[at : at + 2]
+
+
+def test_line_short_by_a_digit_run_moved_down_whole_wraps_on():
+    # Writer moves 18日 down whole when it does not fit: the line above ends short of the margin
+    # by the run's width and is still a soft wrap, not a paragraph's end.
+    text = read_document(OFFICE / "judgment_刑事二审判决书_改判量刑_LibreOffice.pdf").text
+    assert "4月18日作出" in text.replace("\n", "|")
+
+
+def test_line_short_by_a_char_and_the_cjk_latin_spacing_wraps_on():
+    # …2024年8 / 月2日…: 月 and the spacing before it did not fit, a little more than one char.
+    text = read_document(OFFICE / "judgment_刑事判决书_起诉书指控_经审理认定_LibreOffice.pdf").text
+    assert "8月2日向本院提起公诉" in text.replace("\n", "|")

@@ -33,7 +33,7 @@ from lxml import etree
 
 from ..errors import ReadError
 from ..models import Document
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header
 from .limits import check_archive
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -615,9 +615,8 @@ class _Reader:
             rows = rows[:header_rows] + [row for row in rows[header_rows:] if [cell.text for cell in row] not in header]
         elif looks_like_header(rows):
             header_rows = 1
-        # rows spanning the table already caption the groups: a merged column is then data (a specimen)
-        if grouped and not any(len(row) == 1 and row[0].colspan > 1 for row in rows[header_rows:]):
-            rows = rows[:header_rows] + _group_captions(rows[header_rows:])
+        if grouped:
+            rows = group_captions(rows, header_rows)
         self.builder.table(rows, page=self.page, header_rows=header_rows)
 
     def _cell_text(self, tc) -> str:
@@ -663,20 +662,6 @@ def _unwrapped(parent, tag: str):
             yield child
         elif child.tag in _WRAPPERS:
             yield from _unwrapped(_wrapped(child), tag)
-
-
-def _group_captions(rows: list[list[CellSpec]]) -> list[list[CellSpec]]:
-    """Rows of a table whose first column groups them (a cell merged down over its group's rows,
-    as a lab puts a panel's name beside its items): each group's name becomes a row of its own
-    spanning the table, as a caption above the rows, and its cell is left empty like those below
-    it, so the rows read as the plain-text report does (the name on its line, then the items)."""
-    out: list[list[CellSpec]] = []
-    for row in rows:
-        if len(row) > 1 and row[0].colspan == 1 and row[0].text:
-            out.append([CellSpec(row[0].text, sum(cell.colspan for cell in row))])
-            row = [CellSpec("", 1), *row[1:]]
-        out.append(row)
-    return out
 
 
 def _outside_body_text(run, paragraph) -> bool:

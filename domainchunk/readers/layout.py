@@ -86,6 +86,24 @@ def looks_like_header(rows: list[list[CellSpec]]) -> bool:
     return len(rows) > 2 and all(c.text and not regex.search(r"\d", c.text) for c in rows[0])
 
 
+def group_captions(rows: list[list[CellSpec]], header_rows: int) -> list[list[CellSpec]]:
+    """Rows of a table whose first column groups them (a cell merged down over its group's rows,
+    as a lab puts a panel's name beside its items): each group's name becomes a row of its own
+    spanning the table, as a caption above the rows, and its cell is left empty like those below
+    it, so the rows read as the plain-text report does (the name on its line, then the items).
+    Rows spanning the table already caption the groups: a merged column is then data (a specimen)."""
+    body = rows[header_rows:]
+    if any(len(row) == 1 and row[0].colspan > 1 for row in body):
+        return rows
+    out: list[list[CellSpec]] = rows[:header_rows]
+    for row in body:
+        if len(row) > 1 and row[0].colspan == 1 and row[0].text:
+            out.append([CellSpec(row[0].text, sum(cell.colspan for cell in row))])
+            row = [CellSpec("", 1), *row[1:]]
+        out.append(row)
+    return out
+
+
 @dataclass
 class Fragment:
     """A piece of a line and the page it was printed on (a wrapped line may cross pages)."""

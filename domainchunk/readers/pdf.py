@@ -47,7 +47,7 @@ import regex
 from ..errors import ReadError
 from ..models import BlockKind, Document
 from ..view import opens_paragraph
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, join_wrapped, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
@@ -69,6 +69,12 @@ INDENT_MAX = 2.6
 # A gap pdfium takes for a space is one when it is wider than the line's letter spacing by
 # this share of the line's size (an ASCII space is about a quarter of it).
 SPACE_GAP = 0.15
+# Word, WPS and LibreOffice widen the gap between a CJK char and a Latin letter or digit
+# (自动调整中文与西文/数字的间距, on by default) by about a fifth of the size, with no space
+# in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
+# that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
+AUTOSPACE_GAP = 0.3
+_AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 # What marks a glyph bold: a font name naming a bold face (a CJK font without one is set in a
 # bold family, 黑体, or stroked, below), a weight of at least BOLD_WEIGHT, or glyphs both
 # filled and stroked, which is how Word and WPS embolden a font that has no bold face.
@@ -93,6 +99,10 @@ _SENTENCE_END = regex.compile(r"[。：；！？:;!?][）)」』”’\"']*\s*$"
 # A line that is one bracketed phrase from end to end is a note of its own (a statute's
 # （…通过） adoption note), not the start of a paragraph that wraps on.
 _WHOLE_NOTE = regex.compile(r"^[（(][^（()）\n]+[）)]$")
+# A run of Latin letters and digits a word processor keeps on one line, and the advance of
+# one of its chars as a share of the size (digits and most letters are about half a CJK char).
+_LATIN_RUN = regex.compile(r"[A-Za-z0-9][A-Za-z0-9.,%/-]*")
+LATIN_ADVANCE = 0.6
 # A semicolon parts the clauses of one long sentence (…第四款；对被告人…依照…), so a line
 # ending in one at the margin wraps on, unless the next line opens an item or a field of its
 # own, as a list's items ((一)…；/(二)…；) and a record's fields (既往史：…；/个人史：…) do.
@@ -281,7 +291,8 @@ def _drop_tracking_spaces(acc: _LineAcc) -> None:
         tracking = min(gap for _, gap in acc.guessed)
     size = statistics.median(acc.heights)
     for position, gap in acc.guessed:
-        if gap - tracking <= SPACE_GAP * size:
+        autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
+        if gap - tracking <= SPACE_GAP * size or autospaced:
             acc.chars[position] = ""
 
 
@@ -443,7 +454,8 @@ def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number:
     tables, lone = [], []
     glyphs = [(char, left, top, right, bottom) for char, made_up, left, top, right, bottom, _ in chars if not made_up]
     for found in _ruled_tables(edges):
-        rows = _table_rows(_cell_texts(found.rows, glyphs))
+        texts = _cell_texts(found.rows, glyphs)
+        rows = _table_rows(texts)
         if max(len(r) for r in rows) < 2:
             continue  # a box around a paragraph, not a table
         x0, top, x1, bottom = found.bbox
@@ -451,6 +463,10 @@ def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number:
             lone.append(Table(rows, x0, x1, top, bottom, number))
             continue
         header = 1 if looks_like_header(rows) else 0
+        # A row's first cell covered (None) is a first-column cell merged down from a row above:
+        # Word/LibreOffice draw a lab's panel name so, read as the DOCX reader reads the merge.
+        if any(len(raw) > 1 and raw[0] is None for raw in texts[header + 1 :]):
+            rows = group_captions(rows, header)
         tables.append(Table(rows, x0, x1, top, bottom, number, header_rows=header))
     return tables, lone
 
@@ -867,7 +883,7 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
         # an article, item or field of its own, which some paragraphs start at the margin.
-        return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
+        return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
     if abs(line.size - following.size) > 0.15 * line.size:
         return False
     if _WHOLE_NOTE.match(line.text):
@@ -876,7 +892,19 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         return False
     # It reaches the margin; one running far past it was never wrapped there (a long title set
     # on one line, past the page's edge).
-    return edge - 1.2 * line.size <= line.x1 <= edge + EDGE_PASS * line.size
+    return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
+
+
+def _wrap_slack(line: Line, following: Line) -> float:
+    """How far short of the margin a wrapped line may end: a char and a bit, and more when the
+    next line starts with a run of Latin letters or digits, which a word processor moves down
+    whole (…澄刑终 / 29号…): the run did not fit, so the line ends short by up to its width; and
+    by the CJK-Latin spacing too where the break falls between such a pair (…2024年8 / 月2日…)."""
+    run = _LATIN_RUN.match(following.text)
+    slack = 1.2 + (LATIN_ADVANCE * len(run.group()) if run else 0.0)
+    if line.text and following.text and _AUTOSPACED.fullmatch(line.text[-1] + following.text[0]):
+        slack += AUTOSPACE_GAP
+    return slack * line.size
 
 
 def _indented(line: Line, left: float) -> bool:
