@@ -353,7 +353,7 @@ def table_items(text: str, start: int, end: int, head: tuple[int, int, list[str]
     return items
 
 
-_PANEL_LEVELS = ("lab.panel", "lab.caption", "lab.row_caption", "lab.group")  # levels whose label names the panel
+_PANEL_LEVELS = ("lab.panel", "lab.field_panel", "lab.caption", "lab.row_caption", "lab.group")  # levels whose label names the panel
 
 
 HEADER_REACH = 30_000  # how far above a panel its export's column-header row is looked for

@@ -47,7 +47,7 @@ def _plain_regex(words: str) -> regex.Pattern:
     return regex.compile(words)
 
 
-_SECTION_LEVELS = ("medical.section", "medical.styled", "medical.key")
+_SECTION_LEVELS = ("medical.section", "medical.inline_section", "medical.styled", "medical.key")
 
 
 _QUALIFIER = regex.compile(r"[、及和与]")
