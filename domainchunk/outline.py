@@ -1187,7 +1187,10 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
     for h in structural:
         rank = ranks.get(h.level.id)
         depth = depths.get(h.start)
-        if h.level.merge_repeats and stack and stack[-1][1].level.id == h.level.id and stack[-1][1].label == h.label:
+        # The same section found by another of its levels (a judgment's 答辩 at a line start, then
+        # again inside the line by the level that reads sentences) continues it too.
+        if (h.level.merge_repeats and stack and stack[-1][1].level.merge_repeats
+                and stack[-1][1].level.kind == h.level.kind and stack[-1][1].label == h.label):
             continue
         # Units are leaves: a unit never encloses what follows it (序言 does not hold 第一章).
         while stack and _closes(stack[-1], rank, depth):
