@@ -58,8 +58,13 @@ WRAP_MIN_FULL = 3
 WRAP_FULL_SHARE = 0.3
 WRAP_LONG_SHARE = 0.02
 WRAP_FINISHED_SHARE = 0.5
+# A text cut by its printed width (digits and Latin letters half a cell) was cut at a page's text
+# width: at least this many cells.
+PRINTED_MIN_WIDTH = 30
 # A line that ends a sentence, a clause or a label may end a paragraph even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
+# ... and under a printed width, which is an estimate, so does one that closes a bracket (see below).
+_CLOSING = tuple("）)》〕】]")
 # ... but in a wrapped text a cut falls after a 。 as often as anywhere, so the line after one
 # still continues it unless it reads as an opener of its own: a numbered label (第…, 一、, （一）,
 # 1., ①), a bracketed or Markdown heading, a short line with no sentence punctuation (a
@@ -370,6 +375,14 @@ def _ended_form_line(lines: list[str], i: int) -> bool:
     return not goes_on
 
 
+_HALF_WIDTH = re.compile(r"[\x21-\x7e]")
+
+
+def _printed_width(line: str) -> int:
+    """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell."""
+    return len(line) - len(_HALF_WIDTH.findall(line)) // 2
+
+
 def _tolerance(width: int) -> int:
     """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
     return max(1, width // 18)
@@ -452,6 +465,23 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
                   if n and i not in drop and "\t" not in read_lines[i] and not _COLUMNS.search(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
+    by_printed = False
+    if width is None and any(_HALF_WIDTH.search(read_lines[i]) for i in text_lines):
+        # Cut by the printed width rather than a count of characters (each printed line its own
+        # paragraph, as a PDF-to-Word converter writes it): a digit or Latin letter takes half
+        # a CJK cell, so lines cut at one width hold more characters the more of them they hold.
+        printed = [_printed_width(line) if line.strip() else 0 for line in read_lines]
+        width = _wrap_width(printed, text_lines, finished, forms)
+        if width is not None and width < PRINTED_MIN_WIDTH:
+            width = None  # a page's text width holds 30 and more cells: rows of a table share a shorter one by chance
+        if width is not None:
+            lengths = printed
+            # A printed width is an estimate (a glyph's cell is not always half or whole), so a line
+            # that ends a paragraph fills it by chance more often than one counted exactly: a line
+            # ending in a closing bracket (a bracketed note, 《…》) is one its writer ended, and the line
+            # after any full one is read as a possible opener (a heading, a numbered label) first.
+            finished = [f or line.endswith(_CLOSING) for f, line in zip(finished, read_lines)]
+            by_printed = True
     if not drop and width is None and not marks:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
@@ -489,7 +519,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         # cut between the label and its value (… 检验项目： / 血气分析): the colon ends no paragraph there.
         cut_at_label = exact and finished[i] and bool(_FORM_FIELDS.search(line)) and not _SENTENCE_MARK.search(line) \
             and bool(_LABEL_END.search(line))
-        prev_open = (finished[i] and not cut_at_label) or not exact
+        prev_open = (finished[i] and not cut_at_label) or not exact or by_printed
         prev_columns = "\t" in line or bool(_COLUMNS.search(line))
         # A header line of one field (参加人员：…) that fills the width by chance: the next line opening
         # with a label of its own (汇报病史：…) is the next field. A cut inside one value leaves its tail,

@@ -5,6 +5,7 @@ import pytest
 
 import domainchunk
 from domainchunk.view import build_view
+from relayout import _printed_lines
 
 WIDTH = 24
 
@@ -411,3 +412,34 @@ def test_an_extractors_spaces_after_marks_and_around_latin_runs_are_read_past():
     assert build_view(spaced + "附件 1 \u3000岗位说明书\n").text.endswith("\n附件1\u3000岗位说明书\n")
     written = "原告某甲， 被告某乙。第1条 示范。\n"  # one spaced mark of two is no habit
     assert build_view(written).identity
+
+
+def _printed(paras: list[str]) -> list[str]:
+    """``paras`` as a PDF-to-Word converter writes them: every printed line its own (38 cells, a
+    digit or Latin letter half a cell)."""
+    return [line for p in paras for line in _printed_lines(p)]
+
+
+_PRINTED_ARTICLES = [
+    "第一条为了规范示范区域的管理工作，根据2024年第3号文件和第12号决定的规定，结合本市实际情况，制定本条例。",
+    "第二条本条例适用于本市行政区域内面积在100平方米以上的示范区域的管理活动，以及与之有关的其他各项活动。",
+    "第三条示范区域的管理机构应当依照本条例第2条的规定履行职责，并在每年3月31日前向社会公布上一年度的工作情况。",
+    "第四条示范区域内的单位和个人应当遵守本条例，服从管理机构依照本条例作出的决定，不得妨碍管理机构依法执行公务。",
+]
+
+
+def test_lines_cut_at_a_printed_width_join_though_digits_take_half_a_cell():
+    # every printed line its own paragraph: 38 cells, so a line holding digits holds more characters
+    printed = _printed(_PRINTED_ARTICLES)
+    assert len({len(line) for line in printed if len(line) > 30}) > 1  # no one width in characters
+    assert build_view("\n".join(printed) + "\n").text == "\n".join(_PRINTED_ARTICLES) + "\n"
+
+
+def test_a_line_that_fills_a_printed_width_by_chance_ends_its_paragraph():
+    # a bracketed note of exactly 38 cells (the width), then a heading and an article with no blank line between
+    note = "（2024年3月1日示范市第十五届人民代表大会常务委员会第十二次会议通过并予公布）"
+    paras = ["示范市示范区域管理条例", note, "第一章　总则", *_PRINTED_ARTICLES]
+    printed = _printed(paras)
+    assert note in printed  # the note is one printed line, as wide as the cut ones
+    view = build_view("\n".join(printed) + "\n").text
+    assert view == "\n".join(paras) + "\n"
