@@ -35,6 +35,9 @@ from typing import Any, Iterable, Iterator
 
 import regex
 
+from .regexcache import read_entry, write_entry
+from .rulefile import cache_dir
+
 # sre's parser and constants: private modules of re since Python 3.11, public before it.
 _C: Any
 _sre: Any
@@ -72,14 +75,10 @@ def _ranges_of(prop: str) -> str:
     folder = store_folder()
     key = store_key("ranges", prop, regex.__version__)
     if folder is not None:
-        from .regexcache import read_entry
-
         if isinstance(stored := read_entry(folder, key), str):
             return stored
     ranges = _read_ranges(prop)
     if folder is not None:
-        from .regexcache import write_entry
-
         write_entry(folder, key, ranges, STORE_ENTRIES)
     return ranges
 
@@ -191,8 +190,6 @@ _REFUSED_ENTRY = ["refused"]  # the pattern did not pass: stored so, as that cos
 
 
 def store_folder() -> Path | None:
-    from .rulefile import cache_dir
-
     base = cache_dir()
     return None if base is None or _code_version() is None else base / STORE
 
@@ -248,8 +245,6 @@ def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
     folder = store_folder()
     key = store_key("compile_safe", source, str(flags), "\x1f".join(nonempty), "-" if relaxed is None else "r")
     if folder is not None:
-        from .regexcache import read_entry
-
         entry = read_entry(folder, key)
         if entry == _REFUSED_ENTRY:
             return None
@@ -267,8 +262,6 @@ def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
     if relaxed is not None:
         relaxed += added
     if folder is not None:
-        from .regexcache import write_entry
-
         write_entry(folder, key, _REFUSED_ENTRY if built is None else [built[1], built[2], added], STORE_ENTRIES)
     return None if built is None else (built[0], built[3])
 
