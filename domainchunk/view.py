@@ -316,8 +316,13 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     if not page_starts:
         return set()
     pages = {i for i, (a, _) in enumerate(lines) if a in page_starts}
-    # The nearest non-blank line on each side of a page number may be a running title.
+    # The nearest non-blank line on each side of a page number may be a running title. The
+    # document's own first line counts as one page's: a two-page printout repeats its title
+    # beside one page number only, and that first line stays in the text.
     beside: dict[str, list[int]] = {}
+    first = next((i for i, (a, b) in enumerate(lines) if text[a:b].strip()), None)
+    if first is not None and first not in pages:
+        beside[text[lines[first][0] : lines[first][1]].strip()] = [first]
     for i in pages:
         for step in (-1, 1):
             j = i + step
@@ -330,7 +335,7 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     out = set(pages)
     for found in beside.values():
         if len(set(found)) >= RUNNING_TITLE_PAGES:
-            out.update(found)
+            out.update(j for j in found if j != first)
     return out
 
 

@@ -79,6 +79,16 @@ def test_page_numbers_and_running_titles_are_set_aside():
     assert [c.path for c in chunks] == [[f"第{n}条"] for n in "一二三四五六"]
 
 
+def test_a_two_page_printout_repeats_its_title_beside_one_page_number():
+    # The title is printed once at the top and once more as page 2's running header: beside
+    # only one page number, it is still furniture there, and stays the document's first line.
+    text = "示范医院\n出院记录\n一、入院情况\n示范。\n— 1 —\n示范医院\n二、出院诊断\n示范。\n"
+    assert build_view(text).text == "示范医院\n出院记录\n一、入院情况\n示范。\n二、出院诊断\n示范。\n"
+    # A short line beside one page number that the document does not open with stays.
+    kept = "示范医院\n一、入院情况\n示范。\n— 1 —\n二、出院诊断\n示范。\n"
+    assert "二、出院诊断" in build_view(kept).text
+
+
 def test_page_number_forms():
     for furniture in ("- 3 -", "第3页 共10页", "共10页 第3页", "3/10", "Page 3 of 10"):
         text = f"第一条 示范。\n{furniture}\n第二条 示范。\n"
