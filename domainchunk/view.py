@@ -393,6 +393,14 @@ def _tolerance(width: int) -> int:
     return max(1, width // 18)
 
 
+def _double_spaced(lengths: list[int], drop: set[int]) -> bool:
+    """Whether every text line is followed by a blank line: no two text lines touch."""
+    kept = [n for i, n in enumerate(lengths) if i not in drop]
+    text_lines = sum(1 for n in kept if n)
+    touching = sum(1 for a, b in zip(kept, kept[1:]) if a and b)
+    return text_lines >= WRAP_MIN_LINES and touching == 0
+
+
 def _opens(line: str, width: int) -> bool:
     """Whether ``line``, after a line that may have ended its paragraph right at the wrap width,
     starts a paragraph of its own rather than continuing the one cut there."""
@@ -492,6 +500,11 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
     runs: list[list[int]] = []
+    # A double-spaced text (every printed line its own paragraph, read back with a blank line after
+    # each) puts one blank line inside a wrapped paragraph where others put a line break: a cut
+    # line goes on past it. Its paragraphs are set apart by runs of blank lines, which still end one.
+    spaced = width is not None and _double_spaced(lengths, drop)
+    blank_after_cut: int | None = None  # the one blank line after a cut line, while it may be inside a paragraph
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
     prev_cut = prev_open = prev_columns = prev_field = False
@@ -500,8 +513,15 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             continue
         line = read_lines[i]
         stripped = line.strip()
+        if spaced and prev_cut and not stripped and blank_after_cut is None:
+            blank_after_cut = i  # held back: it goes if the next line goes on with the paragraph
+            continue
         joins = (width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
                  and not (prev_field and _FIELD.match(line)))
+        if blank_after_cut is not None:
+            if not joins:
+                runs.append([lines[blank_after_cut][0], lines[blank_after_cut][1] + 1])
+            blank_after_cut = None
         if joins:
             # A continuation's indentation is no text, except in a row of columns, where the cut
             # may fall inside the spaces between two cells.

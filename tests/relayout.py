@@ -392,6 +392,18 @@ def punct_spaces(text: str) -> str:
     return "\n".join(out)
 
 
+def double_blank_wrapped(text: str) -> str:
+    """Hard-wrapped, then every printed line its own paragraph read back with a blank line after
+    it, as a PDF-to-HTML converter writes a page: a blank line falls inside every paragraph."""
+    return double_blank(wrapped(text))
+
+
+def punct_spaces_wrapped(text: str) -> str:
+    """Hard-wrapped, then the extractor's spaces after full-width marks and around digit runs:
+    the text of a printed PDF as a CJK-unaware extractor gives it, cut where the page cut it."""
+    return punct_spaces(wrapped(text))
+
+
 def flat_headings(text: str) -> str:
     """Every Markdown heading at one depth (``#``), as a PDF-to-Markdown converter that cannot
     tell heading sizes apart writes them: the depth no longer nests 章 under 编."""
@@ -421,6 +433,8 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "nbsp": (invisible_chars, _TEXT),
     "punct_spaces": (punct_spaces, _TEXT),
     "md_flat_heads": (flat_headings, (".md",)),
+    "dblank_wrap36": (double_blank_wrapped, _TEXT),
+    "punct_wrap36": (punct_spaces_wrapped, _TEXT),
 }
 
 

@@ -89,6 +89,20 @@ def test_a_two_page_printout_repeats_its_title_beside_one_page_number():
     assert "二、出院诊断" in build_view(kept).text
 
 
+def test_a_double_spaced_wrapped_text_joins_across_its_single_blank_lines():
+    # Every printed line its own paragraph: one blank line inside a paragraph, three between two.
+    para = ["本院于二〇二四年三月一日受理了申请人关于确认调解协议的申请，依法指定审", "判人员审查此案，现已审理完毕。"]
+    lines = para * 3 + ["申请人因医疗损害责任纠纷于二〇二四年二月二十日经人民调解委员会主持调解", "达成如下调解协议。"]
+    text = "\n\n".join(lines) + "\n"
+    view = build_view(text)
+    assert "依法指定审判人员" in view.text and "\n\n判人员" not in view.text
+    # the paragraphs stay apart
+    assert build_view(text.replace("现已审理完毕。\n\n申请人", "现已审理完毕。\n\n\n\n申请人")).text.count("\n\n") >= 1
+    # a text with lines that touch is not double-spaced: its blank lines end paragraphs
+    touching = "\n".join(para) + "\n\n" + "\n".join(para) + "\n"
+    assert "\n\n" in build_view(touching * 3).text
+
+
 def test_page_number_forms():
     for furniture in ("- 3 -", "第3页 共10页", "共10页 第3页", "3/10", "Page 3 of 10"):
         text = f"第一条 示范。\n{furniture}\n第二条 示范。\n"
