@@ -199,3 +199,62 @@ def test_node_parser_context_fit_holds_for_any_statute(text: str, max_chars: int
         assert embedded == chunks[n.node_id].context_text and embedded.endswith(n.text)
         if n.metadata["kind"] != "parent":  # a heading's record is as long as its heading's text
             assert len(embedded) <= max_chars
+
+
+# ---------------------------------------------------------------- small-to-big retrievers
+
+from domainchunk.errors import DomainChunkError
+from domainchunk.integrations.langchain import DomainChunkSmallToBigRetriever as LCSmallToBig
+from domainchunk.integrations.llamaindex import DomainChunkSmallToBigRetriever as LISmallToBig
+from domainchunk.packing import best_units, rank_packs
+
+_QUESTIONS = ["物业服务费用由谁承担，怎么交？", "居民委员会选举产生的办法", "违反本条例的处罚"]
+
+
+def _bigram_score(query: str, text: str) -> float:
+    """Distinct two-character runs of the query found in the text, over the text's length, a little."""
+    grams = {query[i : i + 2] for i in range(len(query) - 1)}
+    return sum(g in text for g in grams) / (1 + len(text)) ** 0.25
+
+
+def _expected(path: Path, query: str, k: int, budget: int) -> list[tuple[str, str]]:
+    """(pack id, unit id) of small-to-big done by hand with packing's functions on the API's chunks."""
+    packs = domainchunk.chunk(path, max_chars=600, pack=True).chunks
+    units = {c.id: c for c in domainchunk.chunk(path, max_chars=600).chunks}
+    score = {c.id: _bigram_score(query, c.text) for c in (*packs, *units.values())}
+    ranked = rank_packs(packs, lambda p: score[p.id], units, lambda u: score[u.id])[:k]
+    return [(p.id, u.id) for p in ranked
+            for u in best_units(p, units, lambda u: score[u.id], budget=budget, ratio=0.4)]
+
+
+@pytest.mark.parametrize("query", _QUESTIONS)
+def test_langchain_small_to_big_ranks_packs_and_hands_back_their_best_units(query: str) -> None:
+    path = OWN[0]
+    retriever = LCSmallToBig.from_files([path], lambda q, docs: [_bigram_score(q, d.page_content) for d in docs],
+                                        k=3, budget=300, max_chars=600)
+    docs = retriever.invoke(query)
+    assert docs and [(d.metadata["pack_id"], d.metadata["id"]) for d in docs] == _expected(path, query, 3, 300)
+    packs = {d.metadata["id"]: d for d in retriever.packs}
+    for d in docs:  # units, each inside the pack it came from, with its own text
+        assert d.metadata["rule"] != "pack"
+        pack = packs[d.metadata["pack_id"]]
+        assert d.metadata["id"] in (pack.metadata["children"] or [pack.metadata["id"]])
+        assert pack.metadata["start"] <= d.metadata["start"] and d.metadata["end"] <= pack.metadata["end"]
+
+
+@pytest.mark.parametrize("query", _QUESTIONS)
+def test_llamaindex_small_to_big_agrees_with_the_langchain_one(query: str) -> None:
+    documents = DomainChunkReader().load_data(OWN[0])
+    retriever = LISmallToBig.from_documents(documents, lambda q, nodes: [_bigram_score(q, n.get_content()) for n in nodes],
+                                            k=3, budget=300, max_chars=600)
+    found = retriever.retrieve(query)
+    assert found and [(n.node.metadata["pack_id"], n.node.node_id) for n in found] == _expected(OWN[0], query, 3, 300)
+    assert all(n.score == pytest.approx(_bigram_score(query, n.node.get_content())) for n in found)
+    assert all("pack_id" in n.node.excluded_embed_metadata_keys for n in found)  # not embedded with the text
+
+
+def test_small_to_big_refuses_documents_not_made_by_domainchunk() -> None:
+    plain = [LCDocument(page_content="第一条 示范。", metadata={})]
+    retriever = LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
+    with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
+        retriever.invoke("示范")
