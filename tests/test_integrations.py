@@ -258,3 +258,38 @@ def test_small_to_big_refuses_documents_not_made_by_domainchunk() -> None:
     retriever = LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
     with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
         retriever.invoke("示范")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), max_chars=st.integers(80, 600), query=st.sampled_from(_QUESTIONS + ["劳动者订立书面合同", "工资"]),
+       k=st.integers(1, 4), budget=st.integers(40, 600))
+def test_small_to_big_hands_back_whole_units_of_distinct_packs_within_budget(text: str, max_chars: int, query: str,
+                                                                             k: int, budget: int) -> None:
+    def lc_score(q: str, docs: list[LCDocument]) -> list[float]:
+        return [_bigram_score(q, d.page_content) for d in docs]
+
+    packs = DomainChunkSplitter(doc_type="statute", max_chars=max_chars, pack=True).create_documents([text])
+    units = DomainChunkSplitter(doc_type="statute", max_chars=max_chars).create_documents([text])
+    found = LCSmallToBig(packs=packs, units=units, score=lc_score, k=k, budget=budget).invoke(query)
+    pairs = [(d.metadata["pack_id"], d.metadata["id"]) for d in found]
+    assert len({u for _, u in pairs}) == len(pairs), "a unit handed back twice"
+    order = list(dict.fromkeys(p for p, _ in pairs))
+    assert len(order) <= k and [p for p, _ in pairs] == sorted((p for p, _ in pairs), key=order.index), \
+        "a pack's units are not handed back together"
+    by_id = {d.metadata["id"]: d for d in packs}
+    unit_ids = {d.metadata["id"] for d in units}
+    for pack_id in order:
+        pack = by_id[pack_id]
+        mine = [d for d in found if d.metadata["pack_id"] == pack_id]
+        assert all(d.metadata["id"] in unit_ids and d.metadata["id"] in (pack.metadata["children"] or [pack_id])
+                   for d in mine), "a unit not of its pack"
+        assert all(text[d.metadata["start"] : d.metadata["end"]] == d.page_content for d in mine), "a unit cut"
+        assert len(mine) == 1 or sum(d.metadata["size"] for d in mine) <= budget, "over the budget"
+        scores = [d.metadata["score"] for d in mine]
+        assert scores == sorted(scores, reverse=True), "not best first"
+    # the same units the same way through LlamaIndex (the same source name, so the same ids), and in every run
+    li = LISmallToBig.from_documents([LIDocument(text=text, metadata={"file_path": "<text>"})], lambda q, nodes: [_bigram_score(q, n.get_content()) for n in nodes],
+                                     k=k, budget=budget, doc_type="statute", max_chars=max_chars)
+    assert [(n.node.metadata["pack_id"], n.node.node_id) for n in li.retrieve(query)] == pairs
+    again = LCSmallToBig(packs=packs, units=units, score=lc_score, k=k, budget=budget).invoke(query)
+    assert [(d.metadata["pack_id"], d.metadata["id"]) for d in again] == pairs
