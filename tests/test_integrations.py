@@ -255,9 +255,10 @@ def test_llamaindex_small_to_big_agrees_with_the_langchain_one(query: str) -> No
 
 def test_small_to_big_refuses_documents_not_made_by_domainchunk() -> None:
     plain = [LCDocument(page_content="第一条 示范。", metadata={})]
-    retriever = LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
     with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
-        retriever.invoke("示范")
+        LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
+    with pytest.raises(DomainChunkError, match="pack node.*no domainchunk id"):
+        LISmallToBig([LIDocument(text="第一条 示范。")], [], lambda q, nodes: [1.0] * len(nodes))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -39,9 +39,9 @@ def as_chunk(text: str, fields: Mapping[str, Any], where: str) -> Chunk:
 
 def small_to_big(packs: Sequence[Chunk], pack_scores: Sequence[float], units: Sequence[Chunk],
                  unit_scores: Sequence[float], *, k: int, budget: int | None, ratio: float,
-                 weight: float) -> list[tuple[Chunk, list[Chunk], float]]:
+                 weight: float) -> list[tuple[Chunk, list[tuple[Chunk, float]]]]:
     """The ``k`` best packs by :func:`~domainchunk.packing.rank_packs`, each with the units
-    :func:`~domainchunk.packing.best_units` hands back, and the best unit's score.
+    :func:`~domainchunk.packing.best_units` hands back and their scores.
 
     ``packs`` are a ``pack=True`` chunking and ``units`` the one-unit chunking of the same
     documents (a pack's ``children`` are units' ids); the scores are the retriever's, one per
@@ -55,8 +55,5 @@ def small_to_big(packs: Sequence[Chunk], pack_scores: Sequence[float], units: Se
         return unit_score.get(c.id, 0.0)
 
     ranked = rank_packs(packs, lambda p: pack_score[p.id], by_id, score_of, weight)
-    out = []
-    for p in ranked[:k]:
-        members = best_units(p, by_id, score_of, budget=budget, ratio=ratio)
-        out.append((p, members, max(score_of(m) for m in members)))
-    return out
+    return [(p, [(m, score_of(m)) for m in best_units(p, by_id, score_of, budget=budget, ratio=ratio)])
+            for p in ranked[:k]]

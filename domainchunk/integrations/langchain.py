@@ -33,8 +33,9 @@ from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_text_splitters import TextSplitter
+from pydantic import PrivateAttr
 
-from ..models import ChunkedDocument
+from ..models import Chunk, ChunkedDocument
 from ..packing import RANK_WEIGHT
 from ..pipeline import chunk, chunk_text
 from ._common import as_chunk, chunk_fields, small_to_big
@@ -143,6 +144,16 @@ class DomainChunkSmallToBigRetriever(BaseRetriever):
     budget: int | None = 1000
     ratio: float = 0.4
     weight: float = RANK_WEIGHT
+    _pack_chunks: list[Chunk] = PrivateAttr(default_factory=list)
+    _unit_chunks: list[Chunk] = PrivateAttr(default_factory=list)
+    _by_id: dict[str | None, Document] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: Any) -> None:
+        # once, not per query: the chunks the packing functions rank, and a unit's own document
+        # over its pack's where a pack is a single unit (the two share its id)
+        self._pack_chunks = [as_chunk(d.page_content, d.metadata, f"pack {i}") for i, d in enumerate(self.packs)]
+        self._unit_chunks = [as_chunk(d.page_content, d.metadata, f"unit {i}") for i, d in enumerate(self.units)]
+        self._by_id = {d.metadata["id"]: d for d in (*self.packs, *self.units)}
 
     @classmethod
     def from_files(cls, paths: str | PathLike | Sequence[str | PathLike],
@@ -156,17 +167,9 @@ class DomainChunkSmallToBigRetriever(BaseRetriever):
                    score=score, k=k, budget=budget, ratio=ratio, weight=weight)
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        packs = [as_chunk(d.page_content, d.metadata, f"pack {i}") for i, d in enumerate(self.packs)]
-        units = [as_chunk(d.page_content, d.metadata, f"unit {i}") for i, d in enumerate(self.units)]
-        docs = {d.metadata["id"]: d for d in (*self.packs, *self.units)}  # a unit's own over its pack's
-        unit_scores = list(self.score(query, self.units))
-        score_of = dict(zip((u.id for u in units), unit_scores))
-        found = small_to_big(packs, list(self.score(query, self.packs)), units, unit_scores,
-                             k=self.k, budget=self.budget, ratio=self.ratio, weight=self.weight)
-        out: list[Document] = []
-        for pack, members, _ in found:
-            for m in members:
-                d = docs[m.id]
-                out.append(Document(page_content=d.page_content, id=d.id,
-                                    metadata={**d.metadata, "pack_id": pack.id, "score": score_of.get(m.id, 0.0)}))
-        return out
+        found = small_to_big(self._pack_chunks, list(self.score(query, self.packs)), self._unit_chunks,
+                             list(self.score(query, self.units)), k=self.k, budget=self.budget, ratio=self.ratio,
+                             weight=self.weight)
+        return [Document(page_content=self._by_id[m.id].page_content, id=m.id,
+                         metadata={**self._by_id[m.id].metadata, "pack_id": pack.id, "score": score})
+                for pack, members in found for m, score in members]

@@ -175,6 +175,8 @@ class DomainChunkSmallToBigRetriever(BaseRetriever):
         self._packs, self._units = list(packs), list(units)
         self._pack_chunks = [as_chunk(n.get_content(), n.metadata, f"pack node {n.node_id}") for n in self._packs]
         self._unit_chunks = [as_chunk(n.get_content(), n.metadata, f"unit node {n.node_id}") for n in self._units]
+        # a unit's own node over its pack's where a pack is a single unit (the two share its id)
+        self._by_id = {n.metadata["id"]: n for n in (*self._packs, *self._units)}
         self._score, self._k, self._budget, self._ratio, self._weight = score, k, budget, ratio, weight
 
     @classmethod
@@ -188,17 +190,15 @@ class DomainChunkSmallToBigRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         query = query_bundle.query_str
-        unit_scores = list(self._score(query, self._units))
-        score_of = dict(zip((u.id for u in self._unit_chunks), unit_scores))
-        nodes = {n.metadata["id"]: n for n in (*self._packs, *self._units)}  # a unit's own over its pack's
-        found = small_to_big(self._pack_chunks, list(self._score(query, self._packs)), self._unit_chunks, unit_scores,
-                             k=self._k, budget=self._budget, ratio=self._ratio, weight=self._weight)
+        found = small_to_big(self._pack_chunks, list(self._score(query, self._packs)), self._unit_chunks,
+                             list(self._score(query, self._units)), k=self._k, budget=self._budget, ratio=self._ratio,
+                             weight=self._weight)
         out: list[NodeWithScore] = []
-        for pack, members, _ in found:
-            for m in members:
-                node = nodes[m.id].model_copy(deep=True)
+        for pack, members in found:
+            for m, score in members:
+                node = self._by_id[m.id].model_copy(deep=True)
                 node.metadata["pack_id"] = pack.id
                 node.excluded_embed_metadata_keys.append("pack_id")
                 node.excluded_llm_metadata_keys.append("pack_id")
-                out.append(NodeWithScore(node=node, score=score_of.get(m.id, 0.0)))
+                out.append(NodeWithScore(node=node, score=score))
         return out
