@@ -253,12 +253,16 @@ def test_llamaindex_small_to_big_agrees_with_the_langchain_one(query: str) -> No
     assert all("pack_id" in n.node.excluded_embed_metadata_keys for n in found)  # not embedded with the text
 
 
-def test_small_to_big_refuses_documents_not_made_by_domainchunk() -> None:
+def test_small_to_big_refuses_foreign_documents_and_a_score_per_wrong_count() -> None:
     plain = [LCDocument(page_content="第一条 示范。", metadata={})]
     with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
         LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
     with pytest.raises(DomainChunkError, match="pack node.*no domainchunk id"):
         LISmallToBig([LIDocument(text="第一条 示范。")], [], lambda q, nodes: [1.0] * len(nodes))
+    units = DomainChunkLoader([OWN[0]]).load()
+    short = LCSmallToBig(packs=units, units=units, score=lambda q, docs: [1.0])
+    with pytest.raises(DomainChunkError, match=f"gave 1 scores for {len(units)} packs"):
+        short.invoke("示范")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

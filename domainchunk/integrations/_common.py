@@ -47,6 +47,9 @@ def small_to_big(packs: Sequence[Chunk], pack_scores: Sequence[float], units: Se
     documents (a pack's ``children`` are units' ids); the scores are the retriever's, one per
     chunk, higher better. A pack that is a single unit is its own member.
     """
+    for what, chunks, scores in (("packs", packs, pack_scores), ("units", units, unit_scores)):
+        if len(scores) != len(chunks):
+            raise UsageError("score", f"gave {len(scores)} scores for {len(chunks)} {what}: one a document is needed")
     pack_score = {p.id: s for p, s in zip(packs, pack_scores)}
     unit_score = {u.id: s for u, s in zip(units, unit_scores)}
     by_id = {u.id: u for u in units if u.id}
