@@ -5,7 +5,8 @@
 - against the shared statutes: every law it names is in the bench's index and every label is an
   article of that law, and no question copies its answer's wording (no run of 10 characters in
   common), which is the bias the layperson source exists to remove;
-- a malformed file or label is refused naming the file.
+- a malformed file or label is refused naming the file;
+- the bench's ranked small-to-big row takes the route the framework retrievers take.
 """
 from __future__ import annotations
 
@@ -92,3 +93,33 @@ def test_every_label_is_an_article_of_an_indexed_law_and_no_question_copies_it(q
         for k in keys:
             a, b = doc.articles[k]
             assert _common_run(q, doc.text[a:b]) < COPIED_RUN, f"{q} copies {law} {k}"
+
+
+def test_the_bench_measures_the_small_to_big_route_the_retrievers_take():
+    """The bench's ranked small-to-big row and the LangChain/LlamaIndex retrievers' step
+    (``integrations._common.small_to_big``) hand back the same units of the same packs."""
+    import domainchunk
+    from domainchunk.integrations._common import small_to_big
+
+    paths = sorted((ROOT / "corpora").glob("statute_*.md"))
+    assert paths
+    docs, packs, units = [], [], []
+    for i, path in enumerate(paths):
+        plain = domainchunk.chunk(path, doc_type="statute", max_chars=400)
+        packed = domainchunk.chunk(path, doc_type="statute", max_chars=400, pack=True)
+        doc = bench.Doc(path.name, plain.document.title or path.stem, plain.document.text)
+        bench.tokenize_doc(doc)
+        docs.append(doc)
+        units += bench.domainchunk_pieces(i, plain.chunks, doc.title)
+        packs += bench.domainchunk_pieces(i, packed.chunks, None)
+    both = bench.Packs(bench.Index(docs, packs), bench.Index(docs, units))
+    asked = 0
+    for question in ("物业服务费用由谁承担", "违反本条例的处罚", "居民委员会怎样选举", "电梯维护保养的责任"):
+        tokens = bench.query_tokens(question)
+        measured = [[both.units.pieces[u].chunk.id for u in group]
+                    for group in both.small_to_big(tokens, 300, 0.4, bench.RANK_WEIGHT)][:5]
+        taken = small_to_big([p.chunk for p in packs], list(both.packs.scores(tokens)), [u.chunk for u in units],
+                             list(both.units.scores(tokens)), k=5, budget=300, ratio=0.4, weight=bench.RANK_WEIGHT)
+        assert measured == [[m.id for m, _ in members] for _, members in taken]
+        asked += bool(measured)
+    assert asked >= 2

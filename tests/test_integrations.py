@@ -199,3 +199,102 @@ def test_node_parser_context_fit_holds_for_any_statute(text: str, max_chars: int
         assert embedded == chunks[n.node_id].context_text and embedded.endswith(n.text)
         if n.metadata["kind"] != "parent":  # a heading's record is as long as its heading's text
             assert len(embedded) <= max_chars
+
+
+# ---------------------------------------------------------------- small-to-big retrievers
+
+from domainchunk.errors import DomainChunkError
+from domainchunk.integrations.langchain import DomainChunkSmallToBigRetriever as LCSmallToBig
+from domainchunk.integrations.llamaindex import DomainChunkSmallToBigRetriever as LISmallToBig
+from domainchunk.packing import best_units, rank_packs
+
+_QUESTIONS = ["物业服务费用由谁承担，怎么交？", "居民委员会选举产生的办法", "违反本条例的处罚"]
+
+
+def _bigram_score(query: str, text: str) -> float:
+    """Distinct two-character runs of the query found in the text, over the text's length, a little."""
+    grams = {query[i : i + 2] for i in range(len(query) - 1)}
+    return sum(g in text for g in grams) / (1 + len(text)) ** 0.25
+
+
+def _expected(path: Path, query: str, k: int, budget: int) -> list[tuple[str, str]]:
+    """(pack id, unit id) of small-to-big done by hand with packing's functions on the API's chunks."""
+    packs = domainchunk.chunk(path, max_chars=600, pack=True).chunks
+    units = {c.id: c for c in domainchunk.chunk(path, max_chars=600).chunks}
+    score = {c.id: _bigram_score(query, c.text) for c in (*packs, *units.values())}
+    ranked = rank_packs(packs, lambda p: score[p.id], units, lambda u: score[u.id])[:k]
+    return [(p.id, u.id) for p in ranked
+            for u in best_units(p, units, lambda u: score[u.id], budget=budget, ratio=0.4)]
+
+
+@pytest.mark.parametrize("query", _QUESTIONS)
+def test_langchain_small_to_big_ranks_packs_and_hands_back_their_best_units(query: str) -> None:
+    path = OWN[0]
+    retriever = LCSmallToBig.from_files([path], lambda q, docs: [_bigram_score(q, d.page_content) for d in docs],
+                                        k=3, budget=300, max_chars=600)
+    docs = retriever.invoke(query)
+    assert docs and [(d.metadata["pack_id"], d.metadata["id"]) for d in docs] == _expected(path, query, 3, 300)
+    packs = {d.metadata["id"]: d for d in retriever.packs}
+    for d in docs:  # units, each inside the pack it came from, with its own text
+        assert d.metadata["rule"] != "pack"
+        pack = packs[d.metadata["pack_id"]]
+        assert d.metadata["id"] in (pack.metadata["children"] or [pack.metadata["id"]])
+        assert pack.metadata["start"] <= d.metadata["start"] and d.metadata["end"] <= pack.metadata["end"]
+
+
+@pytest.mark.parametrize("query", _QUESTIONS)
+def test_llamaindex_small_to_big_agrees_with_the_langchain_one(query: str) -> None:
+    documents = DomainChunkReader().load_data(OWN[0])
+    retriever = LISmallToBig.from_documents(documents, lambda q, nodes: [_bigram_score(q, n.get_content()) for n in nodes],
+                                            k=3, budget=300, max_chars=600)
+    found = retriever.retrieve(query)
+    assert found and [(n.node.metadata["pack_id"], n.node.node_id) for n in found] == _expected(OWN[0], query, 3, 300)
+    assert all(n.score == pytest.approx(_bigram_score(query, n.node.get_content())) for n in found)
+    assert all("pack_id" in n.node.excluded_embed_metadata_keys for n in found)  # not embedded with the text
+
+
+def test_small_to_big_refuses_foreign_documents_and_a_score_per_wrong_count() -> None:
+    plain = [LCDocument(page_content="第一条 示范。", metadata={})]
+    with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
+        LCSmallToBig(packs=plain, units=plain, score=lambda q, docs: [1.0] * len(docs))
+    with pytest.raises(DomainChunkError, match="pack node.*no domainchunk id"):
+        LISmallToBig([LIDocument(text="第一条 示范。")], [], lambda q, nodes: [1.0] * len(nodes))
+    units = DomainChunkLoader([OWN[0]]).load()
+    short = LCSmallToBig(packs=units, units=units, score=lambda q, docs: [1.0])
+    with pytest.raises(DomainChunkError, match=f"gave 1 scores for {len(units)} packs"):
+        short.invoke("示范")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=statute(), max_chars=st.integers(80, 600), query=st.sampled_from(_QUESTIONS + ["劳动者订立书面合同", "工资"]),
+       k=st.integers(1, 4), budget=st.integers(40, 600))
+def test_small_to_big_hands_back_whole_units_of_distinct_packs_within_budget(text: str, max_chars: int, query: str,
+                                                                             k: int, budget: int) -> None:
+    def lc_score(q: str, docs: list[LCDocument]) -> list[float]:
+        return [_bigram_score(q, d.page_content) for d in docs]
+
+    packs = DomainChunkSplitter(doc_type="statute", max_chars=max_chars, pack=True).create_documents([text])
+    units = DomainChunkSplitter(doc_type="statute", max_chars=max_chars).create_documents([text])
+    found = LCSmallToBig(packs=packs, units=units, score=lc_score, k=k, budget=budget).invoke(query)
+    pairs = [(d.metadata["pack_id"], d.metadata["id"]) for d in found]
+    assert len({u for _, u in pairs}) == len(pairs), "a unit handed back twice"
+    order = list(dict.fromkeys(p for p, _ in pairs))
+    assert len(order) <= k and [p for p, _ in pairs] == sorted((p for p, _ in pairs), key=order.index), \
+        "a pack's units are not handed back together"
+    by_id = {d.metadata["id"]: d for d in packs}
+    unit_ids = {d.metadata["id"] for d in units}
+    for pack_id in order:
+        pack = by_id[pack_id]
+        mine = [d for d in found if d.metadata["pack_id"] == pack_id]
+        assert all(d.metadata["id"] in unit_ids and d.metadata["id"] in (pack.metadata["children"] or [pack_id])
+                   for d in mine), "a unit not of its pack"
+        assert all(text[d.metadata["start"] : d.metadata["end"]] == d.page_content for d in mine), "a unit cut"
+        assert len(mine) == 1 or sum(d.metadata["size"] for d in mine) <= budget, "over the budget"
+        scores = [d.metadata["score"] for d in mine]
+        assert scores == sorted(scores, reverse=True), "not best first"
+    # the same units the same way through LlamaIndex (the same source name, so the same ids), and in every run
+    li = LISmallToBig.from_documents([LIDocument(text=text, metadata={"file_path": "<text>"})], lambda q, nodes: [_bigram_score(q, n.get_content()) for n in nodes],
+                                     k=k, budget=budget, doc_type="statute", max_chars=max_chars)
+    assert [(n.node.metadata["pack_id"], n.node.node_id) for n in li.retrieve(query)] == pairs
+    again = LCSmallToBig(packs=packs, units=units, score=lc_score, k=k, budget=budget).invoke(query)
+    assert [(d.metadata["pack_id"], d.metadata["id"]) for d in again] == pairs

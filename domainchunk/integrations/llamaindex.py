@@ -14,24 +14,31 @@ structural record, where the chunker emitted parents). What is embedded and show
 the path in front of the text, never offsets, ids or the source document's metadata (all kept
 in ``metadata`` for filters); with ``context_fit=True`` it stays within ``max_chars``, as the
 LangChain splitter's does.
+
+``DomainChunkSmallToBigRetriever`` is small-to-big retrieval over the nodes of a ``pack=True``
+parse and of the one-unit parse of the same documents: it ranks the packs with their best unit
+(:func:`domainchunk.packing.rank_packs`) and hands back each one's best-matching units
+(:func:`domainchunk.packing.best_units`), scored by any function of the query and the nodes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.readers.base import BaseReader
-from llama_index.core.schema import BaseNode, Document, NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.retrievers import BaseRetriever
+from llama_index.core.schema import (BaseNode, Document, NodeRelationship, NodeWithScore, QueryBundle,
+                                     RelatedNodeInfo, TextNode)
 from pydantic import Field, PrivateAttr
 
 from ..models import ChunkedDocument
-from ..packing import context_head
+from ..packing import RANK_WEIGHT, context_head
 from ..pipeline import chunk, chunk_text
-from ._common import chunk_fields
+from ._common import as_chunk, chunk_fields, small_to_big
 
-__all__ = ["DomainChunkNodeParser", "DomainChunkReader"]
+__all__ = ["DomainChunkNodeParser", "DomainChunkReader", "DomainChunkSmallToBigRetriever"]
 
 # The one metadata key an embedding or an LLM prompt sees: the head of the chunk's context_text
 # (title, breadcrumb), so that with the templates below the node's content is its context_text.
@@ -145,3 +152,53 @@ class DomainChunkReader(BaseReader):
         }
         doc = Document(text=result.document.text, metadata=meta)
         return _nodes(result, doc) if self.nodes else [doc]
+
+
+NodeScore = Callable[[str, list[BaseNode]], Sequence[float]]
+
+
+class DomainChunkSmallToBigRetriever(BaseRetriever):
+    """Small-to-big: the best packs, ranked with their best unit, each handing back its best units.
+
+    ``packs`` are the nodes of a ``pack=True`` parse, ``units`` those of the one-unit parse of
+    the same documents (a pack's ``children`` are units' node ids); ``score(query, nodes)``
+    gives one score per node, higher better (BM25, the cosine of their embeddings). ``k`` packs
+    are taken, each handing back its units best first within ``budget`` (in the chunks' size
+    units) and scoring at least ``ratio`` of its best unit; ``weight`` is the best unit's share
+    in the packs' ranking. The result is the units' nodes with their scores, pack by pack, the
+    pack's id under ``metadata["pack_id"]``.
+    """
+
+    def __init__(self, packs: Sequence[BaseNode], units: Sequence[BaseNode], score: NodeScore, *, k: int = 5,
+                 budget: int | None = 1000, ratio: float = 0.4, weight: float = RANK_WEIGHT, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._packs, self._units = list(packs), list(units)
+        self._pack_chunks = [as_chunk(n.get_content(), n.metadata, f"pack node {n.node_id}") for n in self._packs]
+        self._unit_chunks = [as_chunk(n.get_content(), n.metadata, f"unit node {n.node_id}") for n in self._units]
+        # a unit's own node over its pack's where a pack is a single unit (the two share its id)
+        self._by_id = {n.metadata["id"]: n for n in (*self._packs, *self._units)}
+        self._score, self._k, self._budget, self._ratio, self._weight = score, k, budget, ratio, weight
+
+    @classmethod
+    def from_documents(cls, documents: Sequence[Document], score: NodeScore, *, k: int = 5, budget: int | None = 1000,
+                       ratio: float = 0.4, weight: float = RANK_WEIGHT, **options: Any) -> DomainChunkSmallToBigRetriever:
+        """Both parses of ``documents``; ``options`` are :class:`DomainChunkNodeParser`'s (``pack`` is set here)."""
+        options.pop("pack", None)
+        packs = DomainChunkNodeParser(pack=True, **options).get_nodes_from_documents(documents)
+        units = DomainChunkNodeParser(**options).get_nodes_from_documents(documents)
+        return cls(packs, units, score, k=k, budget=budget, ratio=ratio, weight=weight)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
+        query = query_bundle.query_str
+        found = small_to_big(self._pack_chunks, list(self._score(query, self._packs)), self._unit_chunks,
+                             list(self._score(query, self._units)), k=self._k, budget=self._budget, ratio=self._ratio,
+                             weight=self._weight)
+        out: list[NodeWithScore] = []
+        for pack, members in found:
+            for m, score in members:
+                node = self._by_id[m.id].model_copy(deep=True)
+                node.metadata["pack_id"] = pack.id
+                node.excluded_embed_metadata_keys.append("pack_id")
+                node.excluded_llm_metadata_keys.append("pack_id")
+                out.append(NodeWithScore(node=node, score=score))
+        return out
