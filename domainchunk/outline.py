@@ -74,6 +74,9 @@ class Heading:
     # ``variant_known`` is False where the line was matched on another text (the tolerant view).
     variant: str | None = None
     variant_known: bool = False
+    # Where the heading's own words end inside its line, when a copy ran the line on into what it
+    # heads (四、劳动报酬第八条 …): a unit that reads sentences may open there.
+    glued: int | None = None
 
 
 @dataclass(slots=True)
@@ -191,7 +194,8 @@ def _line_regex(level: Level) -> regex.Pattern:
 
 @lru_cache(maxsize=512)
 def _compile_line(pattern: str, anchor: str = "line") -> regex.Pattern:
-    start = f"(?:^{LINE_PREFIX}|{SENTENCE_START})" if anchor == "sentence" else f"^{LINE_PREFIX}"
+    """``anchor`` ``glued``: the pattern at the place it is tried, right after a heading's words."""
+    start = {"sentence": f"(?:^{LINE_PREFIX}|{SENTENCE_START})", "glued": ""}.get(anchor, f"^{LINE_PREFIX}")
     return regex.compile(f"{start}(?P<_all>{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
 
 
@@ -856,8 +860,10 @@ def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups,
         return None
     if level.blocks and not _opens_block(doc, level.blocks, start, content):
         return None
+    stop = m.end(whole)
+    glued = stop if level.role == "heading" and text[stop:end].strip() else None
     return Heading(level, start, content, end, _label(level, m, line, groups, whole), _number(m, groups),
-                   _variant_of(level, m), True)
+                   _variant_of(level, m), True, glued)
 
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
@@ -883,7 +889,11 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
     accepted: list[Heading] = []  # structural lines so far, for after/before/follows
     seen: set[str] = set()
-    for start, at_line, first, combined, matched in cands:
+    pending = iter(cands)
+    glued: list[Candidate] = []  # the place right after a heading that runs on into its line, tried next
+    while (cand := glued.pop() if glued else next(pending, None)) is not None:
+        start, at_line, first, combined, matched = cand
+        after_heading = not at_line and matched == _AFTER_HEADING
         end = text.find("\n", start)
         if end < 0:
             end = size
@@ -891,6 +901,8 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
             level, rx, groups, sentence, bounds, ordered = per_line[i]
             if not at_line and not sentence:
                 continue
+            if after_heading:
+                rx = _compile_line(level.pattern, "glued")
             if bounds is not None and (level.id, _region(bounds, start)) in skip:
                 continue
             key = (start, i)
@@ -912,11 +924,14 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
             if level.role != "inner":
                 accepted.append(head)
                 seen.add(level.id)
+            if head.glued is not None:
+                glued.append((head.glued, False, 0, None, _AFTER_HEADING))
             break
     return by_level
 
 
 _UNMADE: Any = object()  # ``made`` holds nothing yet for the (line, level) pair
+_AFTER_HEADING = -2  # a candidate's ``matched`` where it is the place right after a glued heading
 
 
 def _region(bounds: list[int], pos: int) -> int:

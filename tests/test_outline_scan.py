@@ -17,6 +17,7 @@ from domainchunk.outline import (
     LOOKAHEAD,
     _candidates,
     _collapse,
+    _compile_line,
     _document_levels,
     _groups_of,
     _label,
@@ -44,10 +45,12 @@ def _check(result) -> int:
     outline = build_outline(doc, rules)
     text = doc.text
     checked = 0
+    # a unit that opens right after a heading run on into its line is matched where it stands
+    after_glued = {g.glued for g in outline.headings if g.glued is not None}
     for h in outline.headings:
         if not h.variant_known:
             continue
-        rx = _line_regex(h.level)
+        rx = _compile_line(h.level.pattern, "glued") if h.start in after_glued else _line_regex(h.level)
         m = rx.match(text, h.start, min(len(text), h.end + LOOKAHEAD))
         assert m is not None, (h.level.id, text[h.start : h.end])
         groups = _groups_of(h.level.pattern, h.level.anchor)
