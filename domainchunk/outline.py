@@ -489,12 +489,15 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         return [], toc
     for m, matched in _line_matches(text, levels):
         first = 0 if hashed else matched
-        if first and _GLUED_START.match(text, m.start()):
+        pos = m.start()
+        # A line that opens with a letter (第, 一 …) opens with neither indentation nor a digit in
+        # any Unicode version: no glued page number, and no regex call to say so.
+        if first and not text[pos].isalpha() and _GLUED_START.match(text, pos):
             glued = _glued_combined(levels)  # compiled at the first line that starts with digits
-            past = glued.match(text, m.start(), timeout=PATTERN_TIMEOUT)
+            past = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
             if past is not None:
                 first = min(first, _which(past, _group_numbers(glued, len(levels))))
-        found[m.start()] = (m.start(), True, first, m, matched)
+        found[pos] = (pos, True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
     if sentence is not None:
