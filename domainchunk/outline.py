@@ -510,15 +510,23 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
             fast = None
         for end in _SENTENCE_ENDS.finditer(text):
             pos = end.end()
+            first = 0
             if fast is None:
                 opens = sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None
             else:
                 m = fast.rx.match(text, pos)
-                opens = m is not None and (
-                    next(g for g in fast.groups if m.start(g) >= 0) not in fast.on_regex
-                    or sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None)
+                if m is None:
+                    continue
+                k = next(k for k, g in enumerate(fast.groups) if m.start(g) >= 0)
+                opens = (fast.groups[k] not in fast.on_regex
+                         or sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None)
+                # The alternatives before the one that matched failed here, each as wide as its
+                # variant or wider: with no space after the sentence end to start them elsewhere,
+                # the levels they belong to cannot open here, and are not tried again.
+                if text[pos] not in " \t\u3000":
+                    first = fast.levels[k]
             if opens:
-                found.setdefault(pos, (pos, False, 0, None, -1))
+                found.setdefault(pos, (pos, False, first, None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
         cands = _outside_spans(((c[0], c) for c in cands), toc)
@@ -771,6 +779,7 @@ class _SentenceScan:
 
     rx: re.Pattern
     groups: tuple[int, ...]  # each alternative's group, in order
+    levels: tuple[int, ...]  # the index of each alternative's level among the levels
     on_regex: frozenset[int]
     long_run: re.Pattern | None
 
@@ -779,6 +788,7 @@ class _SentenceScan:
 def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     parts: list[str] = []
     names: list[str] = []  # each alternative's group, in order
+    level_of: list[int] = []  # each alternative's level
     checked: set[str] = set()
     for i, lv in enumerate(levels):
         if lv.anchor != "sentence":
@@ -789,6 +799,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
                 return None
             parts.append(f"(?P<_s{i}_{k}>{body})")
             names.append(f"_s{i}_{k}")
+            level_of.append(i)
             if checks:
                 checked.add(f"_s{i}_{k}")
     if not parts:
@@ -800,7 +811,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     if compiled is None:
         return None
     rx, long_run = compiled
-    return _SentenceScan(rx, tuple(rx.groupindex[n] for n in names),
+    return _SentenceScan(rx, tuple(rx.groupindex[n] for n in names), tuple(level_of),
                          frozenset(rx.groupindex[n] for n in names if n in checked or n in relaxed), long_run)
 
 
