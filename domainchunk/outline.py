@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterable
@@ -32,7 +32,7 @@ from typing import Any, Iterable
 import regex
 
 from .errors import RuleError
-from .models import Document
+from .models import Block, Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
@@ -365,13 +365,39 @@ def _heading_runs(text: str, starts: list[int]) -> list[tuple[int, int]]:
     return spans
 
 
-def _opens_block(doc: Document, kinds: list[str], start: int, content: int) -> bool:
-    """The line opens a reader block of one of ``kinds`` (a block kind such as heading, or a style such as bold)."""
-    return any(start <= b.start <= content and (b.kind in kinds or b.style in kinds) for b in doc.blocks)
+class _BlockStarts:
+    """A document's reader blocks ordered by start, sorted at the first line a level with
+    ``blocks:`` asks about: each such line looks up the blocks starting on it by binary search,
+    where walking every block of a long document per line was quadratic (issue 13)."""
+
+    __slots__ = ("_blocks", "_starts")
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self._blocks = blocks
+        self._starts: list[int] | None = None
+
+    def opens(self, kinds: list[str], start: int, content: int) -> bool:
+        """The line opens a block of one of ``kinds`` (a block kind such as heading, or a style
+        such as bold): some block starts between the line's start and its content."""
+        if self._starts is None:
+            self._blocks = sorted(self._blocks, key=lambda b: b.start)
+            self._starts = [b.start for b in self._blocks]
+        first, last = bisect_left(self._starts, start), bisect_right(self._starts, content)
+        return any(b.kind in kinds or b.style in kinds for b in self._blocks[first:last])
 
 
-def _in_spans(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(a <= pos < b for a, b in spans)
+def _outside_spans(positions: Iterable[tuple[int, Any]], spans: list[tuple[int, int]]) -> list[Any]:
+    """The items of ``positions`` ``(pos, item)`` (in increasing ``pos``) that no span holds:
+    one walk along both, the spans sorted by start (they may overlap)."""
+    spans = sorted(spans)
+    out, k, reach = [], 0, -1  # reach: the furthest end of the spans starting at or before pos
+    for pos, item in positions:
+        while k < len(spans) and spans[k][0] <= pos:
+            reach = max(reach, spans[k][1])
+            k += 1
+        if pos >= reach:
+            out.append(item)
+    return out
 
 
 _ENDS_PARAGRAPH = regex.compile(r"(?:[。；;！？!?：:”」』]|\n[ \t\u3000]*)[ \t\u3000]*\n[ \t\u3000]*$")
@@ -467,12 +493,15 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         return [], toc
     for m, matched in _line_matches(text, levels):
         first = 0 if hashed else matched
-        if first and _GLUED_START.match(text, m.start()):
+        pos = m.start()
+        # A line that opens with a letter (第, 一 …) opens with neither indentation nor a digit in
+        # any Unicode version: no glued page number, and no regex call to say so.
+        if first and not text[pos].isalpha() and _GLUED_START.match(text, pos):
             glued = _glued_combined(levels)  # compiled at the first line that starts with digits
-            past = glued.match(text, m.start(), timeout=PATTERN_TIMEOUT)
+            past = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
             if past is not None:
                 first = min(first, _which(past, _group_numbers(glued, len(levels))))
-        found[m.start()] = (m.start(), True, first, m, matched)
+        found[pos] = (pos, True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
     if sentence is not None:
@@ -485,18 +514,26 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
             fast = None
         for end in _SENTENCE_ENDS.finditer(text):
             pos = end.end()
+            first = 0
             if fast is None:
                 opens = sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None
             else:
                 m = fast.rx.match(text, pos)
-                opens = m is not None and (
-                    next(g for g in fast.groups if m.start(g) >= 0) not in fast.on_regex
-                    or sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None)
+                if m is None:
+                    continue
+                k = next(k for k, g in enumerate(fast.groups) if m.start(g) >= 0)
+                opens = (fast.groups[k] not in fast.on_regex
+                         or sentence.match(text, pos, timeout=PATTERN_TIMEOUT) is not None)
+                # The alternatives before the one that matched failed here, each as wide as its
+                # variant or wider: with no space after the sentence end to start them elsewhere,
+                # the levels they belong to cannot open here, and are not tried again.
+                if text[pos] not in " \t\u3000":
+                    first = fast.levels[k]
             if opens:
-                found.setdefault(pos, (pos, False, 0, None, -1))
+                found.setdefault(pos, (pos, False, first, None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
-        cands = [c for c in cands if not _in_spans(c[0], toc)]
+        cands = _outside_spans(((c[0], c) for c in cands), toc)
     return cands, toc
 
 
@@ -746,6 +783,7 @@ class _SentenceScan:
 
     rx: re.Pattern
     groups: tuple[int, ...]  # each alternative's group, in order
+    levels: tuple[int, ...]  # the index of each alternative's level among the levels
     on_regex: frozenset[int]
     long_run: re.Pattern | None
 
@@ -754,6 +792,7 @@ class _SentenceScan:
 def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     parts: list[str] = []
     names: list[str] = []  # each alternative's group, in order
+    level_of: list[int] = []  # each alternative's level
     checked: set[str] = set()
     for i, lv in enumerate(levels):
         if lv.anchor != "sentence":
@@ -764,6 +803,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
                 return None
             parts.append(f"(?P<_s{i}_{k}>{body})")
             names.append(f"_s{i}_{k}")
+            level_of.append(i)
             if checks:
                 checked.add(f"_s{i}_{k}")
     if not parts:
@@ -775,7 +815,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     if compiled is None:
         return None
     rx, long_run = compiled
-    return _SentenceScan(rx, tuple(rx.groupindex[n] for n in names),
+    return _SentenceScan(rx, tuple(rx.groupindex[n] for n in names), tuple(level_of),
                          frozenset(rx.groupindex[n] for n in names if n in checked or n in relaxed), long_run)
 
 
@@ -844,8 +884,8 @@ def _continues_run(level: Level, under: Under, text: str, start: int, lines: dic
     return False
 
 
-def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups, start: int, end: int,
-                m: regex.Match | None, whole: str) -> Heading | None:
+def _heading_at(doc: Document, blocks: _BlockStarts, level: Level, rx: regex.Pattern, groups: _Groups, start: int,
+                end: int, m: regex.Match | None, whole: str) -> Heading | None:
     """The heading ``level`` (its line pattern ``rx``) makes of the line at ``start`` (``m``: its
     match there, if known), or None where its pattern, ``max_line`` or ``blocks`` refuse the
     line; what the lines before it hold does not enter."""
@@ -858,7 +898,7 @@ def _heading_at(doc: Document, level: Level, rx: regex.Pattern, groups: _Groups,
     line = text[content:end]
     if level.max_line is not None and len(line.strip()) > level.max_line:
         return None
-    if level.blocks and not _opens_block(doc, level.blocks, start, content):
+    if level.blocks and not blocks.opens(level.blocks, start, content):
         return None
     stop = m.end(whole)
     glued = stop if level.role == "heading" and text[stop:end].strip() else None
@@ -886,6 +926,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor == "sentence",
                  regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows))
                 for lv in levels]
+    blocks = _BlockStarts(doc.blocks)
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
     accepted: list[Heading] = []  # structural lines so far, for after/before/follows
     seen: set[str] = set()
@@ -908,7 +949,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
             key = (start, i)
             head = made.get(key, _UNMADE)
             if head is _UNMADE and i == matched:  # no second match: the combined pass's is at hand
-                head = made[key] = _heading_at(doc, level, rx, groups, start, end, combined, f"_c{i}")
+                head = made[key] = _heading_at(doc, blocks, level, rx, groups, start, end, combined, f"_c{i}")
             if head is None or ordered and not _placed(level, accepted, seen, text, start):
                 continue
             if level.under is not None:
@@ -917,7 +958,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
                 if not under[key]:
                     continue
             if head is _UNMADE:
-                head = made[key] = _heading_at(doc, level, rx, groups, start, end, None, "_all")
+                head = made[key] = _heading_at(doc, blocks, level, rx, groups, start, end, None, "_all")
                 if head is None:
                     continue
             by_level[level.id].append(head)
@@ -1088,8 +1129,8 @@ def _markdown_headings(doc: Document, rules: RuleFile, depths: dict[int, int], c
     first = len(text) - len(text.lstrip())
     level = _markdown_level(rules.id)
     out = []
-    for start in depths:
-        if start in claimed or (toc and _in_spans(start, toc)):
+    for start in _outside_spans(((start, start) for start in depths), toc):
+        if start in claimed:
             continue
         ls, end = _line_bounds(text, start)
         content = _MD_LINE.match(text, ls).end()

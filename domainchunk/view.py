@@ -381,11 +381,13 @@ def _ended_form_line(lines: list[str], i: int) -> bool:
 
 
 _HALF_WIDTH = re.compile(r"[\x21-\x7e]")
+_NOT_HALF_WIDTH = bytes(range(0x21)) + b"\x7f"  # the ASCII bytes outside _HALF_WIDTH
 
 
 def _printed_width(line: str) -> int:
-    """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell."""
-    return len(line) - len(_HALF_WIDTH.findall(line)) // 2
+    """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell (counted
+    as the line's ASCII bytes less spaces and controls, in C rather than a match per character)."""
+    return len(line) - len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) // 2
 
 
 def _tolerance(width: int) -> int:

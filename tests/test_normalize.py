@@ -52,3 +52,7 @@ def test_double_spacing_is_undone_and_single_blank_lines_between_paragraphs_stay
     # a web copy's paragraphs of a zero-width space are lines as written, not gaps of blank lines
     web = "标题\n\n\u200b\n\n第一条 示范。\n\n\u200b\n\n第二条 示范。\n\n第三条 示范。\n"
     assert undouble(web) == web
+    # one pair of lines that touch, anywhere, and the text was not double spaced
+    touching = doubled.replace("第二段\n\n", "第二段\n")
+    assert undouble(touching) == touching
+    assert undouble(touching.replace("\n", "\r\n")) == touching.replace("\n", "\r\n")

@@ -134,3 +134,14 @@ def test_a_label_without_whitespace_is_the_token_as_the_slow_path_writes_it() ->
             assert _label(h.level, m, doc.text[h.content : h.end], groups, "_all") == slow
             checked += 1
     assert checked > 20
+
+
+def test_no_letter_is_indentation_or_a_digit_to_the_regex_module() -> None:
+    """A candidate line that opens with a letter is not matched for a glued page number (the
+    outline's shortcut): that holds only while no letter of Python's tables is one of those."""
+    import sys
+
+    import regex
+
+    letters = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isalpha())
+    assert regex.search(r"[ \t\u3000]|\d", letters) is None

@@ -467,3 +467,13 @@ def test_a_line_that_fills_a_printed_width_by_chance_ends_its_paragraph():
     assert note in printed  # the note is one printed line, as wide as the cut ones
     view = build_view("\n".join(printed) + "\n").text
     assert view == "\n".join(paras) + "\n"
+
+
+def test_printed_width_takes_half_a_cell_for_every_printable_ascii_character_only() -> None:
+    from domainchunk.view import _printed_width
+
+    half = "".join(map(chr, range(0x21, 0x7F)))  # printable ASCII, space excluded
+    whole = "".join(map(chr, range(0x21))) + "\x7f\u3000\u00a0中１ａ"  # controls, space, DEL, wide and non-ASCII
+    assert _printed_width(half) == len(half) - len(half) // 2
+    assert _printed_width(whole) == len(whole)
+    assert _printed_width("第12条 ab") == 7 - 2  # four half-width characters, the space a whole cell

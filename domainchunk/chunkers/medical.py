@@ -97,24 +97,32 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     return meta
 
 
-# The heading starts of the last outline asked about: each chunk asks, and listing every heading
-# of a long record again per chunk was quadratic.
-_STARTS: list = [None, []]  # the outline's headings, their starts
+# Per heading of the last outline asked about: its start, and the last record and note headings at
+# or before it. Each chunk asks, and walking back over a long record's headings per chunk was
+# quadratic.
+_OPEN: list = [None, [], [], []]  # the outline's headings, their starts, last record, last note
 
 
 def _open_records(outline: Outline, pos: int) -> list[Heading]:
-    """The record and note headings in force at ``pos``, outermost first."""
-    if _STARTS[0] is not outline.headings:
-        _STARTS[:] = [outline.headings, [h.start for h in outline.headings]]
-    starts = _STARTS[1]
-    found: list[Heading] = []
-    for h in reversed(outline.headings[: bisect_right(starts, pos)]):
-        if h.level.id == "medical.record":
-            found.insert(0, h)
-            break
-        if h.level.id == "medical.note" and not found:
-            found.insert(0, h)
-    return found
+    """The record and note headings in force at ``pos``, outermost first: the last record heading
+    before it, and the last note heading after that record (or with no record above it)."""
+    headings = outline.headings
+    if _OPEN[0] is not headings:
+        records: list[Heading | None] = []
+        notes: list[Heading | None] = []
+        record = note = None
+        for h in headings:
+            if h.level.id == "medical.record":
+                record, note = h, None  # a note above its record is no note of it
+            elif h.level.id == "medical.note":
+                note = h
+            records.append(record)
+            notes.append(note)
+        _OPEN[:] = [headings, [h.start for h in headings], records, notes]
+    k = bisect_right(_OPEN[1], pos) - 1
+    if k < 0:
+        return []
+    return [h for h in (_OPEN[2][k], _OPEN[3][k]) if h is not None]
 
 
 def _record_date(rules: RuleFile, text: str, records: list[Heading], sec: Section) -> str | None:

@@ -72,11 +72,16 @@ _MD_HEADING = re.compile(r"[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")  # matched at a p
 # invisible characters go: a web copy's paragraph of a zero-width space alone is a line, not a gap.
 DOUBLED_MIN_LINES = 5
 _BLANK_RUN = re.compile(r"\n(?:[ \t\u3000\r]*\n)+")
+# Two lines that touch, told by their characters either side of the one line break between them
+# (what the gap count below would find, found at the first such place instead of after every gap).
+_TOUCHING_LINES = re.compile(r"[^\n \t\u3000\r]\n[^\n \t\u3000\r]")
 
 
 def undouble(text: str) -> str:
     """``text`` with the blank lines of double spacing taken out (half of each gap, rounded
     down, stays); any other text as it is."""
+    if _TOUCHING_LINES.search(text):
+        return text
     gaps = [m.group().count("\n") - 1 for m in _BLANK_RUN.finditer(text.strip("\n"))]
     lines = text.strip("\n").count("\n") + 1 - sum(gaps)
     if (lines < DOUBLED_MIN_LINES or len(gaps) != lines - 1 or any(g % 2 == 0 for g in gaps)
