@@ -505,6 +505,8 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     # A double-spaced text (every printed line its own paragraph, read back with a blank line after
     # each) puts one blank line inside a wrapped paragraph where others put a line break: a cut
     # line goes on past it. Its paragraphs are set apart by runs of blank lines, which still end one.
+    # (The text reader takes such spacing out when those runs show it; a text with no paragraph
+    # gaps of its own looks like one-line paragraphs until its cut lines show it was wrapped.)
     spaced = width is not None and _double_spaced(lengths, drop)
     blank_after_cut: int | None = None  # the one blank line after a cut line, while it may be inside a paragraph
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
