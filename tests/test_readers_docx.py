@@ -569,3 +569,59 @@ def test_unnumbered_heading_styles_open_path_elements_as_their_markdown_twin_doe
     paths = {c.path[-1]: c.path for c in chunks if c.path}
     assert paths["第一条"] == ["总则", "第一条"] and paths["第二条"] == ["总则", "第二条"]
     assert paths["第三条"] == ["分则", "一般规定", "第三条"]
+
+
+def test_a_position_tab_separates_cells_as_a_tab_does():
+    # Word aligns a typed table's last column to the margin with an absolute position tab (w:ptab):
+    # what it shows is a gap between two cells, not the two glued.
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    paragraph = document.add_paragraph("白细胞计数\t10^9/L")
+    paragraph._p.append(parse_xml(f'<w:r xmlns:w="{W}"><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/>'
+                                  "<w:t>3.5-9.5</w:t></w:r>"))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert read_docx(buffer.getvalue(), "ptab.docx").text == "白细胞计数\t10^9/L\t3.5-9.5"
+
+
+def test_a_table_nested_in_a_layout_cell_is_read_as_its_own_rows():
+    # a report framed by a one-column layout table, each cell a panel: its name, then the panel's
+    # own table. Word shows the name above the rows; flattening the cell ran them into one line.
+    from docx import Document
+
+    document = Document()
+    frame = document.add_table(rows=2, cols=1)
+    for row, (panel, items) in zip(frame.rows, (("血常规", (("白细胞计数", "5.1"), ("血红蛋白", "138"))),
+                                                ("肝功能", (("总胆红素", "15.2"),)))):
+        cell = row.cells[0]
+        cell.paragraphs[0].add_run(panel)
+        inner = cell.add_table(rows=0, cols=2)
+        for name, value in items:
+            cells = inner.add_row().cells
+            cells[0].text, cells[1].text = name, value
+    document.add_paragraph("检验者：某甲")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "nested.docx")
+    # a cell ends with a paragraph after its table (Word requires one): the empty line it shows
+    assert _lines(doc.text) == ["血常规", "白细胞计数\t5.1", "血红蛋白\t138", "", "肝功能", "总胆红素\t15.2", "", "检验者：某甲"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [2, 1]
+
+
+def test_a_layout_row_between_plain_rows_keeps_them_tables_in_order():
+    from docx import Document
+
+    document = Document()
+    table = document.add_table(rows=3, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "姓名：某甲", "科室：内科"
+    nested = table.rows[1].cells[0].add_table(rows=1, cols=2)
+    nested.rows[0].cells[0].text, nested.rows[0].cells[1].text = "血糖", "5.6"
+    table.rows[2].cells[0].text, table.rows[2].cells[1].text = "检验者：某乙", "审核者：某丙"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # the layout row's cells hold empty paragraphs around the nested table: the blank lines Word shows
+    doc = read_docx(buffer.getvalue(), "mixed.docx")
+    assert _lines(doc.text) == ["姓名：某甲\t科室：内科", "", "血糖\t5.6", "", "检验者：某乙\t审核者：某丙"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [1, 1, 1]

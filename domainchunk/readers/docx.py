@@ -6,7 +6,9 @@ engine looks for. :class:`Numbering` recomputes each label the way Word shows
 it and the reader puts it in front of the paragraph text.
 
 Each paragraph is one line of ``Document.text`` (a soft line break, Shift+Enter,
-ends a line too); a table is one line per row with tab-separated cells. A
+ends a line too; a tab or a position tab is a tab); a table is one line per row with
+tab-separated cells, except a row whose cells hold tables of their own, a layout row whose
+cells are read as the page areas they are (paragraphs and tables in turn). A
 paragraph set as a heading (a Heading N style, or an outline level on it or its
 style) is written with its depth in Markdown marks (``## 第一节 …``), except the
 document's first line, its title. Text boxes are read where they are anchored;
@@ -48,9 +50,12 @@ def qn(tag: str) -> str:
 
 
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
-W_P, W_TBL, W_SDT, W_R, W_T, W_TAB, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:tab", "w:cr", "w:br"))
+W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
 W_TXBX, W_TR, W_TC = map(qn, ("w:txbxContent", "w:tr", "w:tc"))
+# Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
+# margin or indent: a right-aligned last column of a typed table, a signature line's date).
+_TABS = frozenset(map(qn, ("w:tab", "w:ptab")))
 _WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
 # Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
 # the old place of moved text: Word shows both struck through).
@@ -497,7 +502,7 @@ class _Reader:
                     if rpr is None:
                         rpr = child
                     continue
-                elif tag == W_TAB:
+                elif tag in _TABS:
                     text = "\t"
                 elif tag == W_CR or tag == W_BR:
                     if child.get(W_TYPE) == "page":
@@ -594,12 +599,31 @@ class _Reader:
     # -- tables
 
     def table(self, tbl) -> None:
+        """The table's rows, except that a row whose cells hold tables of their own is layout (a
+        report's frame around its panels' tables): Word shows each of its cells as a page area,
+        its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
+        rows: list[list] = []
+        for tr in _unwrapped(tbl, W_TR):
+            cells = list(_unwrapped(tr, W_TC))
+            if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
+                self._rows(rows)
+                rows = []
+                for tc in cells:
+                    self.walk(tc)
+            else:
+                rows.append([tr, cells])
+        self._rows(rows)
+
+    def _rows(self, table_rows: list[list]) -> None:
+        """Table rows (each ``[w:tr, its w:tc cells]``) written as one table."""
+        if not table_rows:
+            return
         rows: list[list[CellSpec]] = []
         header_rows = 0
         grouped = False  # a first-column cell merged down over the rows below it
-        for tr in _unwrapped(tbl, W_TR):
+        for tr, cells in table_rows:
             row: list[CellSpec] = []
-            for tc in _unwrapped(tr, W_TC):
+            for tc in cells:
                 tcpr = _props(_child(tc, qn("w:tcPr")))
                 span = _val(tcpr, "w:gridSpan")
                 merge = tcpr.get(qn("w:vMerge"))
