@@ -762,3 +762,25 @@ def test_line_short_by_a_char_and_the_cjk_latin_spacing_wraps_on():
     # …2024年8 / 月2日…: 月 and the spacing before it did not fit, a little more than one char.
     text = read_document(OFFICE / "judgment_刑事判决书_起诉书指控_经审理认定_LibreOffice.pdf").text
     assert "8月2日向本院提起公诉" in text.replace("\n", "|")
+
+
+EMR_WORD_PDF = OFFICE / "emr_病历合集_标题样式软回车内容控件_Word_LibreOffice.pdf"
+
+
+def test_a_line_of_digits_in_a_latin_font_is_sized_by_its_font_not_its_boxes():
+    # Writer sets the digits and letters of a CJK text in a Latin font whose char boxes (ascent to
+    # descent) are a third taller than the CJK font's at one size: measured by its boxes, a line of
+    # dates and codes read as a heading set larger, and a short wrapped line (3级) as another.
+    doc = read_document(EMR_WORD_PDF)
+    headings = [doc.text[b.start : b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["入院记录", "首次病程记录", "日常病程记录", "出院记录"]
+    assert "3.高血压病3级" in doc.text.replace("\n", "")
+    assert "3.高血压病\n3级" not in doc.text.replace("3.高血压病3级", "")
+
+
+def test_a_header_form_line_ends_where_the_next_line_opens_a_field():
+    # 科室：… 床号：… 年龄：71岁 ends within a char of the margin; the line below opens 主诉：, a
+    # field of its own, so the header line is no wrap into it.
+    lines = _lines(read_document(EMR_WORD_PDF).text)
+    assert any(line.startswith("主诉：") for line in lines)
+    assert any(line.startswith("科室：") and line.endswith("71岁") for line in lines)

@@ -46,7 +46,7 @@ import regex
 
 from ..errors import ReadError
 from ..models import BlockKind, Document
-from ..view import opens_paragraph
+from ..view import is_form_line, opens_paragraph
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
@@ -125,12 +125,16 @@ class Line:
     x1: float
     top: float
     bottom: float
-    size: float
+    size: float  # the height of its chars' boxes: the unit of its geometry (indents, wrap slack)
     page: int
     samples: tuple[int, ...] = ()  # pdfium's indexes of its first and last char, its style read from them
     bold: bool | None = None  # None: not read (see _mark_bold)
     toc: bool = False
     heading_level: int | None = None
+    font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
+
+    def __post_init__(self) -> None:
+        self.font_size = self.font_size or self.size
 
 
 @dataclass
@@ -265,10 +269,33 @@ def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
         if not (_heading_shaped(line.text) or number % BODY_SAMPLE == 0):
             continue
         first, last = line.samples
-        middle = (first + last) // 2
-        while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
-            middle += 1
+        middle = _middle_glyph(raw, first, last)
         line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
+
+
+def _middle_glyph(raw, first: int, last: int) -> int:
+    """The first glyph at or after the middle of a line's index range (not a made-up or space char)."""
+    middle = (first + last) // 2
+    while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
+        middle += 1
+    return middle
+
+
+def _set_font_sizes(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
+    """Whether lines are set in one size or another is told by the font size their first, middle
+    and last glyphs are set in (the median), not by the height of their boxes: a box is the
+    font's ascent to descent, and a Latin font's (Times, Liberation Serif: the digits and letters
+    of a CJK text) is a third taller than a CJK font's at one size, so a line of dates and codes
+    (记录时间：2024-05-06 14:20) measured by its boxes read as a heading set larger, and a wrapped
+    line ending in them as set apart from the next. A producer that scales its text by the text
+    matrix (a 1-point font drawn twelve times larger) reports sizes far from the boxes: the
+    boxes then."""
+    raw = textpage.raw
+    for line in lines:
+        first, last = line.samples
+        size = sorted(pdfium_c.FPDFText_GetFontSize(raw, i) for i in (first, _middle_glyph(raw, first, last), last))[1]
+        if 0.5 * line.size <= size <= 2.0 * line.size:
+            line.font_size = size
 
 
 def _heading_shaped(text: str) -> bool:
@@ -751,7 +778,7 @@ def _mark_toc(lines: list[Line]) -> None:
 def _body_size(lines: list[Line]) -> float:
     sizes: Counter[float] = Counter()
     for line in lines:
-        sizes[round(line.size, 1)] += len(line.text)
+        sizes[round(line.font_size, 1)] += len(line.text)
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
@@ -772,10 +799,10 @@ def _mark_headings(pages: list[PageContent]) -> None:
         for line in page_lines:
             if line.toc:
                 continue
-            big = line.size >= body * HEADING_RATIO and len(line.text) <= 60
-            emphasised = not bold_body and line.bold and line.size >= body * SMALL_HEADING and _heading_shaped(line.text)
+            big = line.font_size >= body * HEADING_RATIO and len(line.text) <= 60
+            emphasised = not bold_body and line.bold and line.font_size >= body * SMALL_HEADING and _heading_shaped(line.text)
             if big or emphasised:
-                keys[id(line)] = (round(line.size), _centred(line, page.width, left))
+                keys[id(line)] = (round(line.font_size), _centred(line, page.width, left))
     levels = {key: rank + 1 for rank, key in enumerate(sorted(set(keys.values()), reverse=True))}
     for line in lines:
         if id(line) in keys:
@@ -879,16 +906,20 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
         return False
     if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
-            and abs(line.size - following.size) <= 0.15 * line.size and not opens_paragraph(following.text)):
+            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size and not opens_paragraph(following.text)):
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
         # an article, item or field of its own, which some paragraphs start at the margin.
         return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
-    if abs(line.size - following.size) > 0.15 * line.size:
+    if abs(line.font_size - following.font_size) > 0.15 * line.font_size:
         return False
     if _WHOLE_NOTE.match(line.text):
         return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
+        return False
+    if is_form_line(line.text) and opens_paragraph(following.text):
+        # a header's fields side by side (科室：… 床号：… 年龄：71岁) end their line where the next
+        # opens a field or item of its own (主诉：…), however near the margin their last value ends
         return False
     # It reaches the margin; one running far past it was never wrapped there (a long title set
     # on one line, past the page's edge).
@@ -1084,6 +1115,7 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             content.tables, content.lone_rows = _find_tables(page, chars, height, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
+            _set_font_sizes(content.lines, textpage)
             _mark_bold(content.lines, textpage)
             textpage.close()
             page.close()
