@@ -625,3 +625,20 @@ def test_a_layout_row_between_plain_rows_keeps_them_tables_in_order():
     doc = read_docx(buffer.getvalue(), "mixed.docx")
     assert _lines(doc.text) == ["姓名：某甲\t科室：内科", "", "血糖\t5.6", "", "检验者：某乙\t审核者：某丙"]
     assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [1, 1, 1]
+
+
+def test_hidden_text_is_not_read():
+    # an EMR template's prompts set as hidden text (Font > Hidden, w:vanish): Word neither shows nor
+    # prints them, so they are no part of the record; w:vanish="0" switches hiding off again
+    from docx import Document
+
+    document = Document()
+    paragraph = document.add_paragraph()
+    paragraph.add_run("主诉：")
+    paragraph.add_run("（请填写患者主要症状及持续时间。）").font.hidden = True
+    paragraph.add_run("发热2天。")
+    shown = document.add_paragraph().add_run("现病史：受凉后发热。")
+    shown.font.hidden = False
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert _lines(read_docx(buffer.getvalue(), "hidden.docx").text) == ["主诉：发热2天。", "现病史：受凉后发热。"]

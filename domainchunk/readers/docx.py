@@ -52,6 +52,8 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
+W_VANISH = qn("w:vanish")
+_OFF = ("0", "false", "off")
 W_TXBX, W_TR, W_TC = map(qn, ("w:txbxContent", "w:tr", "w:tc"))
 # Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
 # margin or indent: a right-aligned last column of a typed table, a signature line's date).
@@ -108,7 +110,7 @@ def _is_on(props: dict, tag: str) -> bool | None:
     child = props.get(qn(tag))
     if child is None:
         return None
-    return child.get(W_VAL, "true") not in ("0", "false", "off")
+    return child.get(W_VAL, "true") not in _OFF
 
 
 # ---------------------------------------------------------------- number formats
@@ -501,6 +503,9 @@ class _Reader:
                 elif tag == W_RPR:
                     if rpr is None:
                         rpr = child
+                        hidden = _child(child, W_VANISH)
+                        if hidden is not None and hidden.get(W_VAL, "true") not in _OFF:
+                            break  # hidden text (Font > Hidden: a template's prompts) is neither shown nor printed
                     continue
                 elif tag in _TABS:
                     text = "\t"
