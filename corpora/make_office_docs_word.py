@@ -17,7 +17,8 @@ WordprocessingML itself:
   panel rows are a cell spanning every column (``gridSpan``), a first cell with the rest of the
   row empty, or a legacy ``w:hMerge``; a
   panel table nested in each cell of a layout table; and the report typed as paragraphs with tab
-  stops (``w:tab`` and positional ``w:ptab``), no table at all.
+  stops (``w:tab`` and positional ``w:ptab``), no table at all; and a web LIS's export, the
+  report an HTML page imported as MIME HTML (``w:altChunk``), the body holding nothing else.
 
 Every text is ours: the documents of ``corpora/`` re-rendered (their gold applies, as Word
 shows the same text) and the lab panels of the earlier script. LibreOffice (``soffice
@@ -75,9 +76,10 @@ def _styles() -> str:
 
 
 def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | None = None,
-             comments: list[str] | None = None) -> bytes:
-    """A DOCX holding ``body`` (the w:body's children) with the parts it refers to."""
-    parts = {"word/styles.xml": _styles()}
+             comments: list[str] | None = None, imported: tuple[str, str, bytes] | None = None) -> bytes:
+    """A DOCX holding ``body`` (the w:body's children) with the parts it refers to; ``imported``
+    is a chunk (part name, content type, bytes) the body's ``w:altChunk r:id="rIdChunk"`` imports."""
+    parts: dict[str, str | bytes] = {"word/styles.xml": _styles()}
     rels = ['<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>',
             '<Relationship Id="rIdLink" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.invalid/law" TargetMode="External"/>']
     overrides = ['<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>',
@@ -100,6 +102,11 @@ def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | 
         parts["word/comments.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments {_NS}>{notes}</w:comments>'
         rels.append('<Relationship Id="rIdComments" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/>')
         overrides.append('<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>')
+    if imported:
+        name, content_type, data = imported
+        parts[f"word/{name}"] = data
+        rels.append(f'<Relationship Id="rIdChunk" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk" Target="{name}"/>')
+        overrides.append(f'<Override PartName="/word/{name}" ContentType="{content_type}"/>')
     sect = '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1800" w:bottom="1440" w:left="1800" w:header="851" w:footer="992" w:gutter="0"/></w:sectPr>'
     parts["word/document.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {_NS}><w:body>{body}{sect}</w:body></w:document>'
     parts["word/_rels/document.xml.rels"] = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
@@ -118,7 +125,7 @@ def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | 
         for name in ("[Content_Types].xml", "_rels/.rels", *sorted(n for n in parts if n.startswith("word/"))):
             info = zipfile.ZipInfo(name, date_time=(2024, 3, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, parts[name])
+            archive.writestr(info, parts[name])  # str parts as UTF-8, an imported chunk as its bytes
     return buffer.getvalue()
 
 
@@ -519,6 +526,32 @@ def lab_tab_stops_docx() -> None:
     _save("lab_住院检验汇总_制表位段落_Word.docx", _package("".join(body)), "lab_report", units)
 
 
+def lab_web_export_docx() -> None:
+    """A web LIS's "export to Word": the report an HTML page, wrapped as MIME HTML (afchunk.mht,
+    quoted-printable) in a DOCX whose body holds nothing but the chunk that imports it, as
+    html-docx exporters write: each panel's name a bold paragraph above its own table."""
+    import quopri
+
+    rows = "".join(f"<td>{escape(c)}</td>" for c in LAB_COLUMNS)
+    html = [f"<html><head><meta charset=\"utf-8\"><title>{escape(LAB_PATIENT[0])}</title></head><body>",
+            f"<h2 style=\"text-align:center\">{escape(LAB_PATIENT[0])}</h2>",
+            *(f"<p>{escape(line)}</p>" for line in LAB_PATIENT[1:]), "<p>&nbsp;</p>"]
+    units: list[Unit] = []
+    for panel, specimen, items in LAB_PANELS:
+        name = f"{panel}（{specimen}）"
+        html.append(f"<p><b>{escape(name)}</b></p><table border=\"1\" cellspacing=\"0\"><tr>{rows}</tr>")
+        html += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in _item_cells(item)) + "</tr>" for item in items]
+        html.append("</table>")
+        units.append(Unit([panel], [name, "\t".join(LAB_COLUMNS), *("\t".join(_item_cells(item)) for item in items)]))
+    html.append("</body></html>")
+    page = quopri.encodestring("\n".join(html).encode("utf-8"))
+    mht = (b'MIME-Version: 1.0\r\nContent-Type: multipart/related; type="text/html"; boundary="----=mhtDocumentPart"\r\n\r\n'
+           b'------=mhtDocumentPart\r\nContent-Type: text/html; charset="utf-8"\r\nContent-Transfer-Encoding: quoted-printable\r\n'
+           b"Content-Location: file:///C:/fake/document.html\r\n\r\n" + page + b"\r\n\r\n------=mhtDocumentPart--\r\n")
+    body = '<w:altChunk r:id="rIdChunk"/>'
+    _save("lab_住院检验汇总_网页导出_altChunk.docx", _package(body, imported=("afchunk.mht", "message/rfc822", mht)), "lab_report", units)
+
+
 # ---------------------------------------------------------------- LibreOffice prints
 
 
@@ -563,6 +596,7 @@ def main() -> None:
     lab_hmerge_rows_docx()
     lab_nested_tables_docx()
     lab_tab_stops_docx()
+    lab_web_export_docx()
     libreoffice_pdfs(PRINTED if "--no-pdf" not in sys.argv else [])
 
 

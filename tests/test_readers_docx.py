@@ -642,3 +642,69 @@ def test_hidden_text_is_not_read():
     buffer = io.BytesIO()
     document.save(buffer)
     assert _lines(read_docx(buffer.getvalue(), "hidden.docx").text) == ["主诉：发热2天。", "现病史：受凉后发热。"]
+
+
+def _with_imported_chunk(name: str, content_type: str, data: bytes, before: str = "") -> bytes:
+    """A DOCX whose body imports ``data`` (w:altChunk), as web exporters write one, after ``before``."""
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    if before:
+        document.add_paragraph(before)
+    rid = document.part.relate_to("/word/" + name, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk",
+                                  is_external=True)
+    chunk = parse_xml(f'<w:altChunk xmlns:w="{W}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="{rid}"/>')
+    document.element.body.insert(len(document.element.body) - 1, chunk)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            content = source.read(item)
+            if item.filename == "[Content_Types].xml":
+                content = content.replace(b"</Types>", f'<Override PartName="/word/{name}" ContentType="{content_type}"/></Types>'.encode())
+            if item.filename == "word/_rels/document.xml.rels":  # python-docx relates an external URL: make it a part
+                content = content.replace(f'Target="/word/{name}" TargetMode="External"'.encode(), f'Target="{name}"'.encode())
+            target.writestr(item, content)
+        target.writestr(f"word/{name}", data)
+    return out.getvalue()
+
+
+IMPORTED_PAGE = """<html><head><title>报告</title><style>p{margin:0}</style></head><body>
+<h1>江临市中心医院检验报告单</h1>
+<p>姓名：某甲<br>性别：男</p>
+<p>&nbsp;</p>
+<h2>血常规</h2>
+<table border="1"><tr><th>项目</th><th>结果</th><th>单位</th></tr>
+<tr><td>白细胞
+计数</td><td>6.5</td><td>10^9/L</td></tr>
+<tr><td colspan="3">备注：<b>复查</b></td></tr></table>
+<div><p>检验者：
+某乙</p>审核者：某丙</div>
+</body></html>"""
+
+
+def test_an_imported_web_page_is_read_where_it_is_imported():
+    # a web system's "export to Word": the HTML page wrapped as an imported chunk, which Word
+    # converts in place. Its blocks are lines, <br> ends one, headings take their depth (the
+    # document's first line, its title, none), rows are tab-separated cells.
+    data = _with_imported_chunk("page.html", "text/html", IMPORTED_PAGE.encode("utf-8"), before="导出时间：2025-03-04")
+    doc = read_docx(data, "imported.docx")
+    assert _lines(doc.text) == ["导出时间：2025-03-04", "# 江临市中心医院检验报告单", "姓名：某甲", "性别：男", "",
+                                "## 血常规", "项目\t结果\t单位", "白细胞计数\t6.5\t10^9/L", "备注：复查", "检验者：某乙", "审核者：某丙"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [3]
+
+
+def test_an_imported_mime_html_archive_is_read():
+    # html-docx exporters import the page as MIME HTML (afchunk.mht, message/rfc822), its HTML quoted-printable
+    import quopri
+
+    html = IMPORTED_PAGE.replace("<h1>", "<h1 class=\"t\">").encode("utf-8")
+    mht = (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"B\"\r\n\r\n--B\r\n"
+           b"Content-Type: text/html; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
+           b"Content-Location: file:///C:/fake/document.html\r\n\r\n" + quopri.encodestring(html) + b"\r\n--B--\r\n")
+    doc = read_docx(_with_imported_chunk("afchunk.mht", "message/rfc822", mht), "mht.docx")
+    assert _lines(doc.text)[:3] == ["江临市中心医院检验报告单", "姓名：某甲", "性别：男"]
+    assert "## 血常规" in _lines(doc.text)
