@@ -76,9 +76,11 @@ def _styles() -> str:
 
 
 def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | None = None,
-             comments: list[str] | None = None, imported: tuple[str, str, bytes] | None = None) -> bytes:
+             comments: list[str] | None = None, imported: tuple[str, str, bytes] | None = None,
+             header: str | None = None) -> bytes:
     """A DOCX holding ``body`` (the w:body's children) with the parts it refers to; ``imported``
-    is a chunk (part name, content type, bytes) the body's ``w:altChunk r:id="rIdChunk"`` imports."""
+    is a chunk (part name, content type, bytes) the body's ``w:altChunk r:id="rIdChunk"`` imports;
+    ``header`` a running header, with a footer ``第 X 页 共 Y 页`` of PAGE and NUMPAGES fields."""
     parts: dict[str, str | bytes] = {"word/styles.xml": _styles()}
     rels = ['<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>',
             '<Relationship Id="rIdLink" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.invalid/law" TargetMode="External"/>']
@@ -107,7 +109,18 @@ def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | 
         parts[f"word/{name}"] = data
         rels.append(f'<Relationship Id="rIdChunk" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk" Target="{name}"/>')
         overrides.append(f'<Override PartName="/word/{name}" ContentType="{content_type}"/>')
-    sect = '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1800" w:bottom="1440" w:left="1800" w:header="851" w:footer="992" w:gutter="0"/></w:sectPr>'
+    references = ""
+    if header:
+        centred = '<w:jc w:val="center"/>'
+        parts["word/header1.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:hdr {_NS}>{para(run(header), extra=centred)}</w:hdr>'
+        page_of = (run("第 ") + '<w:fldSimple w:instr=" PAGE "><w:r><w:t>1</w:t></w:r></w:fldSimple>' + run(" 页 共 ")
+                   + '<w:fldSimple w:instr=" NUMPAGES "><w:r><w:t>1</w:t></w:r></w:fldSimple>' + run(" 页"))
+        parts["word/footer1.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:ftr {_NS}>{para(page_of, extra=centred)}</w:ftr>'
+        for kind in ("header", "footer"):
+            rels.append(f'<Relationship Id="rId{kind}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/{kind}" Target="{kind}1.xml"/>')
+            overrides.append(f'<Override PartName="/word/{kind}1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.{kind}+xml"/>')
+        references = '<w:headerReference w:type="default" r:id="rIdheader"/><w:footerReference w:type="default" r:id="rIdfooter"/>'
+    sect = f'<w:sectPr>{references}<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1800" w:bottom="1440" w:left="1800" w:header="851" w:footer="992" w:gutter="0"/></w:sectPr>'
     parts["word/document.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {_NS}><w:body>{body}{sect}</w:body></w:document>'
     parts["word/_rels/document.xml.rels"] = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
                                              '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
@@ -325,7 +338,7 @@ def list_numbered_docx(source: str, target: str) -> None:
         else:
             heading = _HEADING.match(line)
             body.append(para(run(heading.group(2) if heading else line), style="Title" if heading and not body else None))
-    _save_raw(target, _package("".join(body), numbering=_numbering_xml()))
+    _save_raw(target, _package("".join(body), numbering=_numbering_xml(), header=lines[0].strip()))
     _copy_gold(source, target)
 
 
@@ -413,7 +426,7 @@ def emr_bundle_docx(source: str, target: str) -> None:
             section.append(para(run(line)))
     flush_header()
     flush_section()
-    _save_raw(target, _package("".join(body)))
+    _save_raw(target, _package("".join(body), header="江临市示范医院　住院病历"))
     _copy_gold(source, target)
 
 
@@ -440,6 +453,9 @@ def _table(rows: str, columns: int = _GRID) -> str:
 def _item_cells(item: tuple[str, ...]) -> list[str]:
     name, code, result, flag, unit, reference = item
     return [name, code, result, flag, unit, reference]
+
+
+_LAB_HEADER = "江临市中心医院检验科　姓名：祁某某　住院号：2025030417"  # the running header of the printed lab reports
 
 
 def _patient() -> str:
@@ -469,14 +485,14 @@ def lab_spanning_rows_docx() -> None:
     repeating-section content control."""
     rows, units = _panel_rows(lambda i, p, s: (_row(_cell(f"{p}（{s}）", span=_GRID, bold=True)), f"{p}（{s}）"),
                               header_every=8, controls=True)
-    _save("lab_住院检验汇总_单表跨列组合行_Word.docx", _package(_patient() + _table(rows)), "lab_report", units)
+    _save("lab_住院检验汇总_单表跨列组合行_Word.docx", _package(_patient() + _table(rows), header=_LAB_HEADER), "lab_report", units)
 
 
 def lab_first_cell_rows_docx() -> None:
     """One table whose panel rows hold the name in the first cell and leave the other cells of
     the row empty (no merge), as LIS exports fill a grid."""
     rows, units = _panel_rows(lambda i, p, s: (_row(_cell(p, bold=True) + "".join(_cell("") for _ in range(_GRID - 1))), p))
-    _save("lab_住院检验汇总_单表组合行首格_Word.docx", _package(_patient() + _table(rows)), "lab_report", units)
+    _save("lab_住院检验汇总_单表组合行首格_Word.docx", _package(_patient() + _table(rows), header=_LAB_HEADER), "lab_report", units)
 
 
 def lab_hmerge_rows_docx() -> None:
