@@ -784,3 +784,50 @@ def test_a_header_form_line_ends_where_the_next_line_opens_a_field():
     lines = _lines(read_document(EMR_WORD_PDF).text)
     assert any(line.startswith("主诉：") for line in lines)
     assert any(line.startswith("科室：") and line.endswith("71岁") for line in lines)
+
+
+def _noted_pages(note: str, note_size: float = 9.0) -> bytes:
+    """Two A4 pages of 12-point text, an article running from the first onto the second, and a
+    line ``note`` at the first page's foot, under a short rule as Word sets its footnotes."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=(595, 842))
+    c.setFont("STSong-Light", 12)
+    for i in range(1, 29):
+        c.drawString(90, 800 - i * 24, f"第{chinese_numeral(i)}条　本条规定示范事项，有关单位应当遵守。")
+    c.drawString(90, 800 - 29 * 24, "第二十九条　本条的前半句写在第一页的末行，")
+    c.line(90, 80, 234, 80)
+    c.setFont("STSong-Light", note_size)
+    c.drawString(90, 66, note)
+    c.showPage()
+    c.setFont("STSong-Light", 12)
+    c.drawString(90, 780, "后半句接续在第二页。")
+    c.drawString(90, 756, "第三十条　本办法自发布之日起施行。")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def chinese_numeral(n: int) -> str:
+    digits = "零一二三四五六七八九"
+    return digits[n] if n < 10 else ("" if n < 20 else digits[n // 10]) + "十" + (digits[n % 10] if n % 10 else "")
+
+
+def test_a_footnote_at_the_page_foot_is_set_aside():
+    # Word sets a footnote in 小五 at the page's foot: a reader goes on from the page's last line to
+    # the next page past it (the DOCX reader reads no footnotes either)
+    text = read_pdf(_noted_pages("1本条所称示范事项，是指本办法附件所列事项。"), "noted.pdf").text
+    assert "所列事项" not in text
+    assert "第二十九条 本条的前半句写在第一页的末行，后半句接续在第二页。" in text.replace("\n", "")
+
+
+def test_a_small_closing_line_that_is_no_note_stays():
+    # a report's small-print remark at the foot opens with no note number: it is text of the page
+    for line in ("注：本报告仅对所检标本负责。", "1.本报告仅对所检标本负责。"):
+        assert "所检标本" in read_pdf(_noted_pages(line), "remark.pdf").text
+    # nor is a line at the body's size a footnote
+    assert "所列事项" in read_pdf(_noted_pages("1本条所称示范事项，是指本办法附件所列事项。", note_size=12.0), "big.pdf").text

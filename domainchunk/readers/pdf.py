@@ -51,6 +51,12 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
+# A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
+# the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
+FOOTNOTE_SIZE = 0.85
+FOOTNOTE_ZONE = 0.6
+# A note's number: 1, ①, [1] or *, run into its text (1本条所称…), not a numbered item (1. 1、) or a value.
+_NOTE_MARK = regex.compile(r"^(?:\d{1,2}(?![\d.．、,，)）:：%])|[\u2460-\u2473]|\[\d{1,2}\]|\*)\s*\p{Han}")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 # A bold line of about the body's size is a heading when it is short, ends no sentence and is
 # no row of cells: Word sets chapter and section titles bold in the body's size, centred or
@@ -674,6 +680,22 @@ def _remove_furniture(pages: list[PageContent]) -> None:
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
 
+def _remove_footnotes(pages: list[PageContent]) -> None:
+    """Set aside each page's footnotes: a person reads a page's text on into the next page past
+    them, and the DOCX reader, which reads no footnotes part, reads the same text. They are the
+    page's last lines, set clearly smaller than the body, the first opening with a note's number."""
+    body = _body_size([line for page in pages for line in page.lines])
+    for page in pages:
+        lines = sorted(page.lines, key=lambda line: line.top)
+        start = len(lines)
+        while start and lines[start - 1].font_size <= FOOTNOTE_SIZE * body and lines[start - 1].top >= FOOTNOTE_ZONE * page.height:
+            start -= 1
+        notes = next((i for i in range(start, len(lines)) if _NOTE_MARK.match(lines[i].text)), None)
+        if notes is not None and notes == start:
+            dropped = {id(line) for line in lines[notes:]}
+            page.lines = [line for line in page.lines if id(line) not in dropped]
+
+
 # ---------------------------------------------------------------- reading order
 
 
@@ -1086,6 +1108,7 @@ def read_pdf(data: bytes, source: str) -> Document:
     if not any(page.lines or page.tables for page in pages):
         raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
     _remove_furniture(pages)
+    _remove_footnotes(pages)
     for page in pages:
         page.items = _reading_order([*page.lines, *page.tables], page.width)
     lines = [item for page in pages for item in page.items if isinstance(item, Line)]
