@@ -831,3 +831,51 @@ def test_a_small_closing_line_that_is_no_note_stays():
         assert "所检标本" in read_pdf(_noted_pages(line), "remark.pdf").text
     # nor is a line at the body's size a footnote
     assert "所列事项" in read_pdf(_noted_pages("1本条所称示范事项，是指本办法附件所列事项。", note_size=12.0), "big.pdf").text
+
+
+def _grouped_rows(c, top: float, groups: list[tuple[str, list[list[str]]]], header: list[str] | None) -> None:
+    """A ruled table whose first column's cell spans each group's rows (a panel's name merged down
+    them), under ``header``; 20 pt a row, from ``top`` down (reportlab's y)."""
+    widths = (90.0, 130.0, 70.0, 70.0)
+    y = top
+    if header:
+        _ruled_rows(c, y, [header], widths)
+        y -= 20
+    for name, rows in groups:
+        c.rect(60, y - 20 * len(rows), widths[0], 20 * len(rows))
+        c.drawString(64, y - 14, name)
+        for r, row in enumerate(rows):
+            x = 60 + widths[0]
+            for width, cell in zip(widths[1:], row):
+                c.rect(x, y - 20 * (r + 1), width, 20)
+                c.drawString(x + 4, y - 20 * (r + 1) + 6, cell)
+                x += width
+        y -= 20 * len(rows)
+
+
+def test_a_row_split_by_the_break_in_a_table_grouped_by_its_first_column_joins_its_row():
+    # a panel's name merged down the first column: under the header row repeated on the next page,
+    # the rest of an item's name that wrapped in its cell (病毒抗体) goes on in that cell, and the
+    # next item, a row of its own with its values, stays one
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    header = ["检验组合", "项目名称", "结果", "单位"]
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    c.setFont("STSong-Light", 11)
+    c.drawString(60, 780, "检验结果汇总")
+    _grouped_rows(c, 160, [("血常规", [["白细胞计数", "6.1", "10^9/L"], ["血红蛋白", "135", "g/L"]]),
+                           ("术前四项", [["乙肝表面抗原", "阴性", "IU/mL"], ["丙型肝炎", "阴性", "S/CO"]])], header)
+    c.showPage()
+    c.setFont("STSong-Light", 11)
+    _grouped_rows(c, 800, [("", [["病毒抗体", "", ""], ["梅毒抗体", "阴性", "S/CO"]]),
+                           ("肾功能", [["肌酐", "96", "μmol/L"], ["尿素", "8.9", "mmol/L"]])], header)
+    c.showPage()
+    c.save()
+    lines = _lines(read_pdf(out.getvalue(), "grouped.pdf").text)
+    at = lines.index("术前四项")
+    assert lines[at + 1 : at + 4] == ["\t乙肝表面抗原\t阴性\tIU/mL", "\t丙型肝炎病毒抗体\t阴性\tS/CO", "\t梅毒抗体\t阴性\tS/CO"]
+    assert lines.count("检验组合\t项目名称\t结果\t单位") == 1

@@ -1037,11 +1037,18 @@ def _place_lone_rows(pages: list[PageContent]) -> None:
 
 def _join_split_row(table: Table, continued: Table) -> None:
     """A row a page break cut in two (Word lets a row break across pages): the continuation's
-    first row has no label in its first cell where the row it goes on with has one. Its cells'
-    text goes on in the cells above."""
+    first row has no label in its first cell where the row it goes on with has one. Where the
+    first column groups the rows (a panel's name merged down it, its cells empty under the
+    caption row), the label is in the next cell: a continuation then holds the rest of one cell
+    the row above filled (a long name wrapped in its cell) and nothing else, as a row of its own
+    never does. Its cells' text goes on in the cells above."""
     last, first = table.rows[-1], continued.rows[0]
-    if len(last) != len(first) or first[0].text or not last[0].text or not any(c.text for c in first):
+    if len(last) != len(first) or first[0].text or not any(c.text for c in first):
         return
+    if not last[0].text:
+        filled = [i for i, cell in enumerate(first) if cell.text]
+        if len(filled) != 1 or not last[filled[0]].text:
+            return
     for above, below in zip(last, first):
         above.text = join_wrapped(above.text, below.text)
     continued.rows = continued.rows[1:]
@@ -1055,13 +1062,14 @@ def _mark_continued_tables(pages: list[PageContent]) -> None:
         if not page.items:
             continue
         first = page.items[0]
+        # as many columns: the widest rows compared (a caption row, spanning the table, may come first)
         if (isinstance(first, Table) and isinstance(previous, Table) and first.rows and previous.rows
-                and len(first.rows[0]) == len(previous.rows[0])):
+                and max(map(len, first.rows)) == max(map(len, previous.rows))):
             first.continued = True
             first.header_rows = 0
-            if header and [c.text for c in first.rows[0]] == header:
+            if header and [c.text for c in first.rows[0]] == header:  # the header row repeated on the new page
                 first.rows = first.rows[1:]
-            elif first.rows:
+            if first.rows:  # under it, the rest of a row the page break cut
                 _join_split_row(previous, first)
         for item in page.items:
             if isinstance(item, Table) and not item.continued:
