@@ -15,7 +15,7 @@ WordprocessingML itself:
 * a body read from text boxes anchored in empty paragraphs, as PDF-to-Word converters write;
 * lab reports with all 25 panels of ``make_office_docs.LAB_PANELS`` in ONE long table whose
   panel rows are a cell spanning every column (``gridSpan``), a first cell with the rest of the
-  row empty, or a legacy ``w:hMerge``; a
+  row empty, or a legacy ``w:hMerge``, or a first column merged down each panel's rows; a
   panel table nested in each cell of a layout table; and the report typed as paragraphs with tab
   stops (``w:tab`` and positional ``w:ptab``), no table at all; and a web LIS's export, the
   report an HTML page imported as MIME HTML (``w:altChunk``), the body holding nothing else.
@@ -68,6 +68,8 @@ def _styles() -> str:
             '<w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/>'
             '<w:pPr><w:jc w:val="center"/></w:pPr><w:rPr><w:b/><w:sz w:val="36"/></w:rPr></w:style>'
             f'{headings}'
+            '<w:style w:type="paragraph" w:styleId="FootnoteText"><w:name w:val="footnote text"/><w:basedOn w:val="Normal"/>'
+            '<w:rPr><w:sz w:val="18"/></w:rPr></w:style>'
             '<w:style w:type="character" w:styleId="Hyperlink"><w:name w:val="Hyperlink"/><w:rPr><w:u w:val="single"/></w:rPr></w:style>'
             '<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/><w:tblPr><w:tblBorders>'
             + "".join(f'<w:{side} w:val="single" w:sz="4" w:space="0" w:color="000000"/>'
@@ -91,7 +93,7 @@ def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | 
         rels.append('<Relationship Id="rIdNumbering" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>')
         overrides.append('<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>')
     if footnotes:
-        notes = "".join(f'<w:footnote w:id="{i}"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> {escape(t)}</w:t></w:r></w:p></w:footnote>'
+        notes = "".join(f'<w:footnote w:id="{i}"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> {escape(t)}</w:t></w:r></w:p></w:footnote>'
                         for i, t in enumerate(footnotes, start=1))
         separators = ('<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
                       '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>')
@@ -166,6 +168,10 @@ def para(inner: str, *, style: str | None = None, numpr: tuple[int, int] | None 
         props += f'<w:numPr><w:ilvl w:val="{numpr[1]}"/><w:numId w:val="{numpr[0]}"/></w:numPr>'
     props += extra
     return f"<w:p>{'<w:pPr>' + props + '</w:pPr>' if props else ''}{inner}</w:p>"
+
+
+# A body paragraph as courts and offices set one: justified, the first line indented two characters.
+_BODY = '<w:ind w:firstLineChars="200" w:firstLine="480"/><w:jc w:val="both"/>'
 
 
 def sdt_block(inner: str, tag: str) -> str:
@@ -258,7 +264,7 @@ def revised_docx(source: str, target: str) -> None:
             runs += '<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="1"/></w:r>'
             footnote_done = True
         style = f"Heading{min(len(heading.group(1)), 3)}" if heading and index else ("Title" if heading else None)
-        body.append(para(runs, style=style))
+        body.append(para(runs, style=style, extra="" if style else _BODY))
     if table:
         body.append(_plain_table(table))
     _save_raw(target, _package("".join(body), footnotes=["本注释为脚注正文，不属于正文内容。"],
@@ -332,7 +338,7 @@ def list_numbered_docx(source: str, target: str) -> None:
             counters[level] = expected
             if level == 1:  # the items restart under each article
                 counters[2] = 0
-            extra = '<w:jc w:val="center"/>' if level == 0 else ""
+            extra = '<w:jc w:val="center"/>' if level == 0 else _BODY
             body.append(para(run(stripped[match.end():], bold=level == 0), numpr=numpr, extra=extra))
             break
         else:
@@ -506,6 +512,24 @@ def lab_hmerge_rows_docx() -> None:
     _save("lab_住院检验汇总_单表旧式横向合并_Word.docx", _package(_patient() + _table(rows)), "lab_report", units)
 
 
+def lab_merged_column_docx() -> None:
+    """All 25 panels in one table whose first column names the panel, the cell merged down over
+    the panel's rows (``w:vMerge``), the header row repeating: printed, a merged cell is cut by
+    the page breaks it spans."""
+    columns = ("检验组合", *LAB_COLUMNS)
+    rows = [_row("".join(_cell(c, bold=True) for c in columns), header=True)]
+    units: list[Unit] = []
+    for panel, specimen, items in LAB_PANELS:
+        for number, item in enumerate(items):
+            merge = "" if len(items) == 1 else '<w:vMerge w:val="restart"/>' if number == 0 else "<w:vMerge/>"
+            first = _cell(panel if number == 0 else "", extra=merge)
+            rows.append(_row(first + "".join(_cell(c) for c in _item_cells(item))))
+        # the reader writes the panel's name as a caption row above its items, their first cell empty
+        units.append(Unit([panel], [panel, *("\t".join(("", *_item_cells(item))) for item in items)]))
+    _save("lab_住院检验汇总_单表组合列纵向合并_Word.docx", _package(_patient() + _table("".join(rows), columns=len(columns)), header=_LAB_HEADER),
+          "lab_report", units)
+
+
 def lab_nested_tables_docx() -> None:
     """A layout table of one column whose every cell holds a panel: its name as a bold paragraph,
     then the panel's own table of items nested in the cell."""
@@ -571,6 +595,23 @@ def lab_web_export_docx() -> None:
 # ---------------------------------------------------------------- LibreOffice prints
 
 
+_DELETION = re.compile(r"<w:del [^>]*>.*?</w:del>|<w:moveFrom [^>]*>.*?</w:moveFrom>", re.S)
+
+
+def _changes_accepted(docx: bytes) -> bytes:
+    """The file with its tracked deletions accepted, as a clerk prints the final text (LibreOffice
+    prints the markup, struck-out deletions included, whatever Word would)."""
+    source = zipfile.ZipFile(io.BytesIO(docx))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "word/document.xml":
+                data = _DELETION.sub("", data.decode("utf-8")).encode("utf-8")
+            target.writestr(item, data)
+    return out.getvalue()
+
+
 def libreoffice_pdfs(names: list[str]) -> None:
     """Each DOCX printed to PDF by LibreOffice, its gold beside it (the same text on the page)."""
     soffice = shutil.which("soffice")
@@ -579,8 +620,10 @@ def libreoffice_pdfs(names: list[str]) -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
+            printed = Path(tmp) / name
+            printed.write_bytes(_changes_accepted((OUT / name).read_bytes()))
             subprocess.run([soffice, "--headless", f"-env:UserInstallation=file://{tmp}/profile", "--convert-to", "pdf",
-                            "--outdir", tmp, str(OUT / name)], check=True, capture_output=True, timeout=300)
+                            "--outdir", tmp, str(printed)], check=True, capture_output=True, timeout=300)
             pdf = Path(tmp) / (Path(name).stem + ".pdf")
             target = Path(name).stem + "_LibreOffice.pdf"
             (OUT / target).write_bytes(pdf.read_bytes())
@@ -595,6 +638,9 @@ RENDERED = {  # corpora text -> its Word file here
     "emr_bundle_示范_心内科.txt": ("emr_病历合集_标题样式软回车内容控件_Word.docx", emr_bundle_docx),
 }
 PRINTED = [
+    "lab_住院检验汇总_单表组合列纵向合并_Word.docx",
+    "judgment_民事判决书_修订痕迹域超链接_Word.docx",
+    "contract_办公用品采购合同_修订痕迹域超链接_Word.docx",
     "lab_住院检验汇总_单表跨列组合行_Word.docx",
     "lab_住院检验汇总_单表组合行首格_Word.docx",
     "lab_住院检验汇总_制表位段落_Word.docx",
@@ -610,6 +656,7 @@ def main() -> None:
     lab_spanning_rows_docx()
     lab_first_cell_rows_docx()
     lab_hmerge_rows_docx()
+    lab_merged_column_docx()
     lab_nested_tables_docx()
     lab_tab_stops_docx()
     lab_web_export_docx()
