@@ -9,7 +9,7 @@ WordprocessingML itself:
   controls, tracked insertions (``w:ins``, read) beside tracked deletions (``w:del``, not read),
   bookmarks, comments and footnote references (the note itself, in footnotes.xml, not read);
 * headings numbered by Word's list numbering on plain paragraphs (``numPr`` + ``abstractNum``
-  level texts ``第%1章`` / ``第%1条`` / ``（%1）``);
+  level texts ``第%1章`` / ``第%1条`` / ``（%1）``), in one column and in two;
 * a medical-record bundle whose record titles are Heading 1 paragraphs, whose header fields
   share one paragraph split by soft breaks, and whose section bodies sit in content controls;
 * a body read from text boxes anchored in empty paragraphs, as PDF-to-Word converters write;
@@ -79,10 +79,11 @@ def _styles() -> str:
 
 def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | None = None,
              comments: list[str] | None = None, imported: tuple[str, str, bytes] | None = None,
-             header: str | None = None) -> bytes:
+             header: str | None = None, columns: int = 1) -> bytes:
     """A DOCX holding ``body`` (the w:body's children) with the parts it refers to; ``imported``
     is a chunk (part name, content type, bytes) the body's ``w:altChunk r:id="rIdChunk"`` imports;
-    ``header`` a running header, with a footer ``第 X 页 共 Y 页`` of PAGE and NUMPAGES fields."""
+    ``header`` a running header, with a footer ``第 X 页 共 Y 页`` of PAGE and NUMPAGES fields;
+    ``columns`` the section's text columns."""
     parts: dict[str, str | bytes] = {"word/styles.xml": _styles()}
     rels = ['<Relationship Id="rIdStyles" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>',
             '<Relationship Id="rIdLink" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.invalid/law" TargetMode="External"/>']
@@ -122,7 +123,7 @@ def _package(body: str, *, numbering: str | None = None, footnotes: list[str] | 
             rels.append(f'<Relationship Id="rId{kind}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/{kind}" Target="{kind}1.xml"/>')
             overrides.append(f'<Override PartName="/word/{kind}1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.{kind}+xml"/>')
         references = '<w:headerReference w:type="default" r:id="rIdheader"/><w:footerReference w:type="default" r:id="rIdfooter"/>'
-    sect = f'<w:sectPr>{references}<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1800" w:bottom="1440" w:left="1800" w:header="851" w:footer="992" w:gutter="0"/></w:sectPr>'
+    sect = f'<w:sectPr>{references}<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1800" w:bottom="1440" w:left="1800" w:header="851" w:footer="992" w:gutter="0"/><w:cols w:num="{columns}" w:space="425"/></w:sectPr>'
     parts["word/document.xml"] = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {_NS}><w:body>{body}{sect}</w:body></w:document>'
     parts["word/_rels/document.xml.rels"] = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
                                              '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
@@ -314,7 +315,7 @@ def _numbering_xml() -> str:
             '<w:num w:numId="3"><w:abstractNumId w:val="7"/></w:num><w:num w:numId="4"><w:abstractNumId w:val="8"/></w:num>')
 
 
-def list_numbered_docx(source: str, target: str) -> None:
+def list_numbered_docx(source: str, target: str, columns: int = 1) -> None:
     """A statute whose 章, 条 and （一） labels are Word's automatic numbers on plain (Normal)
     paragraphs (see ``_LEVELS``). A label Word would not count to
     (out of order, 条之一) stays typed."""
@@ -344,7 +345,7 @@ def list_numbered_docx(source: str, target: str) -> None:
         else:
             heading = _HEADING.match(line)
             body.append(para(run(heading.group(2) if heading else line), style="Title" if heading and not body else None))
-    _save_raw(target, _package("".join(body), numbering=_numbering_xml(), header=lines[0].strip()))
+    _save_raw(target, _package("".join(body), numbering=_numbering_xml(), header=lines[0].strip(), columns=columns))
     _copy_gold(source, target)
 
 
@@ -638,6 +639,7 @@ RENDERED = {  # corpora text -> its Word file here
     "emr_bundle_示范_心内科.txt": ("emr_病历合集_标题样式软回车内容控件_Word.docx", emr_bundle_docx),
 }
 PRINTED = [
+    "statute_江临市古村落保护条例_两栏_Word.docx",
     "lab_住院检验汇总_单表组合列纵向合并_Word.docx",
     "judgment_民事判决书_修订痕迹域超链接_Word.docx",
     "contract_办公用品采购合同_修订痕迹域超链接_Word.docx",
@@ -653,6 +655,8 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     for source, (target, render) in RENDERED.items():
         render(source, target)
+    # the same statute set in two columns, as a gazette prints one
+    list_numbered_docx("statute_江临市古村落保护条例.txt", "statute_江临市古村落保护条例_两栏_Word.docx", columns=2)
     lab_spanning_rows_docx()
     lab_first_cell_rows_docx()
     lab_hmerge_rows_docx()
