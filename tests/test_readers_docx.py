@@ -708,3 +708,23 @@ def test_an_imported_mime_html_archive_is_read():
     doc = read_docx(_with_imported_chunk("afchunk.mht", "message/rfc822", mht), "mht.docx")
     assert _lines(doc.text)[:3] == ["江临市中心医院检验报告单", "姓名：某甲", "性别：男"]
     assert "## 血常规" in _lines(doc.text)
+
+
+def test_a_paragraph_deleted_whole_in_tracked_changes_leaves_no_line_nor_number():
+    # its runs and its paragraph mark deleted (w:pPr/w:rPr/w:del): the final text has neither the
+    # paragraph, nor the blank line an empty one shows, nor its place in the numbering
+    from docx.oxml import parse_xml
+
+    levels = _lvl(0, "chineseCounting", "第%1条", suff="space")
+    data = _numbering_doc(levels, [(_num(7), "甲规定。"), (_num(7), ""), (_num(7), "丙规定。")])
+    document = zipfile.ZipFile(io.BytesIO(data))
+    xml = document.read("word/document.xml").decode("utf-8")
+    deleted = (f'<w:rPr><w:del w:id="9" w:author="a" w:date="2024-01-01T00:00:00Z"/></w:rPr></w:pPr>'
+               '<w:del w:id="8" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>乙规定。</w:delText></w:r></w:del></w:p>')
+    xml = re.sub(r"(<w:p>(?:(?!</w:p>).)*?<w:numPr>(?:(?!</w:p>).)*?</w:numPr>)</w:pPr></w:p>", lambda m: m.group(1) + deleted, xml, count=1)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for item in document.infolist():
+            target.writestr(item, xml if item.filename == "word/document.xml" else document.read(item))
+    assert "乙规定" not in xml.replace("delText>乙规定", "")
+    assert _lines(read_docx(out.getvalue(), "deleted.docx").text) == ["第一条 甲规定。", "第二条 丙规定。"]

@@ -56,7 +56,7 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-W_VANISH = qn("w:vanish")
+W_VANISH, W_DEL = qn("w:vanish"), qn("w:del")
 _OFF = ("0", "false", "off")
 W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc", "w:altChunk", "r:id"))
 # Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
@@ -556,6 +556,9 @@ class _Reader:
     def paragraph(self, p) -> None:
         ppr = _props(_child(p, W_PPR))
         style_id = _val(ppr, "w:pStyle") or self.default_style
+        mark = ppr.get(W_RPR)  # the paragraph mark's run properties
+        if mark is not None and _child(mark, W_DEL) is not None and not self._paragraph_text(p, style_id).flat().strip():
+            return  # deleted whole in tracked changes, its mark too: Word shows neither it, its number nor an empty line
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
         label = self._numbering_label(ppr, style_id)
