@@ -367,13 +367,18 @@ def opens_paragraph(line: str) -> bool:
     return bool(_OPENER.match(line) or _FIELD.match(line.lstrip()))
 
 
-def _ended_form_line(lines: list[str], i: int) -> bool:
-    """Whether line ``i`` is fields side by side (姓名：某甲 性别：男 …) with no sentence mark in it,
-    and the next line does not go on with its last value."""
-    line = lines[i]
+def is_form_line(line: str) -> bool:
+    """Whether ``line`` is fields side by side (姓名：某甲 性别：男 …) with no sentence mark in it
+    (the PDF reader asks it too)."""
     # the first field opens the line (采样时间：… 报告时间：…: two fields alone make a form line too)
     fields = len(_FORM_FIELDS.findall(line)) + bool(_FIELD.match(line.lstrip()))
-    if fields < 2 or _SENTENCE_MARK.search(line):
+    return fields >= 2 and not _SENTENCE_MARK.search(line)
+
+
+def _ended_form_line(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a form line and the next line does not go on with its last value."""
+    line = lines[i]
+    if not is_form_line(line):
         return False
     after = lines[i + 1] if i + 1 < len(lines) else ""
     goes_on = bool(after.strip()) and not opens_paragraph(after) and bool(_FORM_FIELDS.search(after))

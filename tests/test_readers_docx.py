@@ -569,3 +569,162 @@ def test_unnumbered_heading_styles_open_path_elements_as_their_markdown_twin_doe
     paths = {c.path[-1]: c.path for c in chunks if c.path}
     assert paths["第一条"] == ["总则", "第一条"] and paths["第二条"] == ["总则", "第二条"]
     assert paths["第三条"] == ["分则", "一般规定", "第三条"]
+
+
+def test_a_position_tab_separates_cells_as_a_tab_does():
+    # Word aligns a typed table's last column to the margin with an absolute position tab (w:ptab):
+    # what it shows is a gap between two cells, not the two glued.
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    paragraph = document.add_paragraph("白细胞计数\t10^9/L")
+    paragraph._p.append(parse_xml(f'<w:r xmlns:w="{W}"><w:ptab w:relativeTo="margin" w:alignment="right" w:leader="none"/>'
+                                  "<w:t>3.5-9.5</w:t></w:r>"))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert read_docx(buffer.getvalue(), "ptab.docx").text == "白细胞计数\t10^9/L\t3.5-9.5"
+
+
+def test_a_table_nested_in_a_layout_cell_is_read_as_its_own_rows():
+    # a report framed by a one-column layout table, each cell a panel: its name, then the panel's
+    # own table. Word shows the name above the rows; flattening the cell ran them into one line.
+    from docx import Document
+
+    document = Document()
+    frame = document.add_table(rows=2, cols=1)
+    for row, (panel, items) in zip(frame.rows, (("血常规", (("白细胞计数", "5.1"), ("血红蛋白", "138"))),
+                                                ("肝功能", (("总胆红素", "15.2"),)))):
+        cell = row.cells[0]
+        cell.paragraphs[0].add_run(panel)
+        inner = cell.add_table(rows=0, cols=2)
+        for name, value in items:
+            cells = inner.add_row().cells
+            cells[0].text, cells[1].text = name, value
+    document.add_paragraph("检验者：某甲")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    doc = read_docx(buffer.getvalue(), "nested.docx")
+    # a cell ends with a paragraph after its table (Word requires one): the empty line it shows
+    assert _lines(doc.text) == ["血常规", "白细胞计数\t5.1", "血红蛋白\t138", "", "肝功能", "总胆红素\t15.2", "", "检验者：某甲"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [2, 1]
+
+
+def test_a_layout_row_between_plain_rows_keeps_them_tables_in_order():
+    from docx import Document
+
+    document = Document()
+    table = document.add_table(rows=3, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "姓名：某甲", "科室：内科"
+    nested = table.rows[1].cells[0].add_table(rows=1, cols=2)
+    nested.rows[0].cells[0].text, nested.rows[0].cells[1].text = "血糖", "5.6"
+    table.rows[2].cells[0].text, table.rows[2].cells[1].text = "检验者：某乙", "审核者：某丙"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # the layout row's cells hold empty paragraphs around the nested table: the blank lines Word shows
+    doc = read_docx(buffer.getvalue(), "mixed.docx")
+    assert _lines(doc.text) == ["姓名：某甲\t科室：内科", "", "血糖\t5.6", "", "检验者：某乙\t审核者：某丙"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [1, 1, 1]
+
+
+def test_hidden_text_is_not_read():
+    # an EMR template's prompts set as hidden text (Font > Hidden, w:vanish): Word neither shows nor
+    # prints them, so they are no part of the record; w:vanish="0" switches hiding off again
+    from docx import Document
+
+    document = Document()
+    paragraph = document.add_paragraph()
+    paragraph.add_run("主诉：")
+    paragraph.add_run("（请填写患者主要症状及持续时间。）").font.hidden = True
+    paragraph.add_run("发热2天。")
+    shown = document.add_paragraph().add_run("现病史：受凉后发热。")
+    shown.font.hidden = False
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert _lines(read_docx(buffer.getvalue(), "hidden.docx").text) == ["主诉：发热2天。", "现病史：受凉后发热。"]
+
+
+def _with_imported_chunk(name: str, content_type: str, data: bytes, before: str = "") -> bytes:
+    """A DOCX whose body imports ``data`` (w:altChunk), as web exporters write one, after ``before``."""
+    from docx import Document
+    from docx.oxml import parse_xml
+
+    document = Document()
+    if before:
+        document.add_paragraph(before)
+    rid = document.part.relate_to("/word/" + name, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/aFChunk",
+                                  is_external=True)
+    chunk = parse_xml(f'<w:altChunk xmlns:w="{W}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" r:id="{rid}"/>')
+    document.element.body.insert(len(document.element.body) - 1, chunk)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            content = source.read(item)
+            if item.filename == "[Content_Types].xml":
+                content = content.replace(b"</Types>", f'<Override PartName="/word/{name}" ContentType="{content_type}"/></Types>'.encode())
+            if item.filename == "word/_rels/document.xml.rels":  # python-docx relates an external URL: make it a part
+                content = content.replace(f'Target="/word/{name}" TargetMode="External"'.encode(), f'Target="{name}"'.encode())
+            target.writestr(item, content)
+        target.writestr(f"word/{name}", data)
+    return out.getvalue()
+
+
+IMPORTED_PAGE = """<html><head><title>报告</title><style>p{margin:0}</style></head><body>
+<h1>江临市中心医院检验报告单</h1>
+<p>姓名：某甲<br>性别：男</p>
+<p>&nbsp;</p>
+<h2>血常规</h2>
+<table border="1"><tr><th>项目</th><th>结果</th><th>单位</th></tr>
+<tr><td>白细胞
+计数</td><td>6.5</td><td>10^9/L</td></tr>
+<tr><td colspan="3">备注：<b>复查</b></td></tr></table>
+<div><p>检验者：
+某乙</p>审核者：某丙</div>
+</body></html>"""
+
+
+def test_an_imported_web_page_is_read_where_it_is_imported():
+    # a web system's "export to Word": the HTML page wrapped as an imported chunk, which Word
+    # converts in place. Its blocks are lines, <br> ends one, headings take their depth (the
+    # document's first line, its title, none), rows are tab-separated cells.
+    data = _with_imported_chunk("page.html", "text/html", IMPORTED_PAGE.encode("utf-8"), before="导出时间：2025-03-04")
+    doc = read_docx(data, "imported.docx")
+    assert _lines(doc.text) == ["导出时间：2025-03-04", "# 江临市中心医院检验报告单", "姓名：某甲", "性别：男", "",
+                                "## 血常规", "项目\t结果\t单位", "白细胞计数\t6.5\t10^9/L", "备注：复查", "检验者：某乙", "审核者：某丙"]
+    assert [len(b.rows) for b in doc.blocks if b.kind == "table"] == [3]
+
+
+def test_an_imported_mime_html_archive_is_read():
+    # html-docx exporters import the page as MIME HTML (afchunk.mht, message/rfc822), its HTML quoted-printable
+    import quopri
+
+    html = IMPORTED_PAGE.replace("<h1>", "<h1 class=\"t\">").encode("utf-8")
+    mht = (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"B\"\r\n\r\n--B\r\n"
+           b"Content-Type: text/html; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
+           b"Content-Location: file:///C:/fake/document.html\r\n\r\n" + quopri.encodestring(html) + b"\r\n--B--\r\n")
+    doc = read_docx(_with_imported_chunk("afchunk.mht", "message/rfc822", mht), "mht.docx")
+    assert _lines(doc.text)[:3] == ["江临市中心医院检验报告单", "姓名：某甲", "性别：男"]
+    assert "## 血常规" in _lines(doc.text)
+
+
+def test_a_paragraph_deleted_whole_in_tracked_changes_leaves_no_line_nor_number():
+    # its runs and its paragraph mark deleted (w:pPr/w:rPr/w:del): the final text has neither the
+    # paragraph, nor the blank line an empty one shows, nor its place in the numbering
+    from docx.oxml import parse_xml
+
+    levels = _lvl(0, "chineseCounting", "第%1条", suff="space")
+    data = _numbering_doc(levels, [(_num(7), "甲规定。"), (_num(7), ""), (_num(7), "丙规定。")])
+    document = zipfile.ZipFile(io.BytesIO(data))
+    xml = document.read("word/document.xml").decode("utf-8")
+    deleted = (f'<w:rPr><w:del w:id="9" w:author="a" w:date="2024-01-01T00:00:00Z"/></w:rPr></w:pPr>'
+               '<w:del w:id="8" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>乙规定。</w:delText></w:r></w:del></w:p>')
+    xml = re.sub(r"(<w:p>(?:(?!</w:p>).)*?<w:numPr>(?:(?!</w:p>).)*?</w:numPr>)</w:pPr></w:p>", lambda m: m.group(1) + deleted, xml, count=1)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for item in document.infolist():
+            target.writestr(item, xml if item.filename == "word/document.xml" else document.read(item))
+    assert "乙规定" not in xml.replace("delText>乙规定", "")
+    assert _lines(read_docx(out.getvalue(), "deleted.docx").text) == ["第一条 甲规定。", "第二条 丙规定。"]

@@ -762,3 +762,120 @@ def test_line_short_by_a_char_and_the_cjk_latin_spacing_wraps_on():
     # …2024年8 / 月2日…: 月 and the spacing before it did not fit, a little more than one char.
     text = read_document(OFFICE / "judgment_刑事判决书_起诉书指控_经审理认定_LibreOffice.pdf").text
     assert "8月2日向本院提起公诉" in text.replace("\n", "|")
+
+
+EMR_WORD_PDF = OFFICE / "emr_病历合集_标题样式软回车内容控件_Word_LibreOffice.pdf"
+
+
+def test_a_line_of_digits_in_a_latin_font_is_sized_by_its_font_not_its_boxes():
+    # Writer sets the digits and letters of a CJK text in a Latin font whose char boxes (ascent to
+    # descent) are a third taller than the CJK font's at one size: measured by its boxes, a line of
+    # dates and codes read as a heading set larger, and a short wrapped line (3级) as another.
+    doc = read_document(EMR_WORD_PDF)
+    headings = [doc.text[b.start : b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["入院记录", "首次病程记录", "日常病程记录", "出院记录"]
+    assert "3.高血压病3级" in doc.text.replace("\n", "")
+    assert "3.高血压病\n3级" not in doc.text.replace("3.高血压病3级", "")
+
+
+def test_a_header_form_line_ends_where_the_next_line_opens_a_field():
+    # 科室：… 床号：… 年龄：71岁 ends within a char of the margin; the line below opens 主诉：, a
+    # field of its own, so the header line is no wrap into it.
+    lines = _lines(read_document(EMR_WORD_PDF).text)
+    assert any(line.startswith("主诉：") for line in lines)
+    assert any(line.startswith("科室：") and line.endswith("71岁") for line in lines)
+
+
+def _noted_pages(note: str, note_size: float = 9.0) -> bytes:
+    """Two A4 pages of 12-point text, an article running from the first onto the second, and a
+    line ``note`` at the first page's foot, under a short rule as Word sets its footnotes."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=(595, 842))
+    c.setFont("STSong-Light", 12)
+    for i in range(1, 29):
+        c.drawString(90, 800 - i * 24, f"第{chinese_numeral(i)}条　本条规定示范事项，有关单位应当遵守。")
+    c.drawString(90, 800 - 29 * 24, "第二十九条　本条的前半句写在第一页的末行，")
+    c.line(90, 80, 234, 80)
+    c.setFont("STSong-Light", note_size)
+    c.drawString(90, 66, note)
+    c.showPage()
+    c.setFont("STSong-Light", 12)
+    c.drawString(90, 780, "后半句接续在第二页。")
+    c.drawString(90, 756, "第三十条　本办法自发布之日起施行。")
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def chinese_numeral(n: int) -> str:
+    digits = "零一二三四五六七八九"
+    return digits[n] if n < 10 else ("" if n < 20 else digits[n // 10]) + "十" + (digits[n % 10] if n % 10 else "")
+
+
+def test_a_footnote_at_the_page_foot_is_set_aside():
+    # Word sets a footnote in 小五 at the page's foot: a reader goes on from the page's last line to
+    # the next page past it (the DOCX reader reads no footnotes either)
+    text = read_pdf(_noted_pages("1本条所称示范事项，是指本办法附件所列事项。"), "noted.pdf").text
+    assert "所列事项" not in text
+    assert "第二十九条 本条的前半句写在第一页的末行，后半句接续在第二页。" in text.replace("\n", "")
+
+
+def test_a_small_closing_line_that_is_no_note_stays():
+    # a report's small-print remark at the foot opens with no note number: it is text of the page
+    for line in ("注：本报告仅对所检标本负责。", "1.本报告仅对所检标本负责。"):
+        assert "所检标本" in read_pdf(_noted_pages(line), "remark.pdf").text
+    # nor is a line at the body's size a footnote
+    assert "所列事项" in read_pdf(_noted_pages("1本条所称示范事项，是指本办法附件所列事项。", note_size=12.0), "big.pdf").text
+
+
+def _grouped_rows(c, top: float, groups: list[tuple[str, list[list[str]]]], header: list[str] | None) -> None:
+    """A ruled table whose first column's cell spans each group's rows (a panel's name merged down
+    them), under ``header``; 20 pt a row, from ``top`` down (reportlab's y)."""
+    widths = (90.0, 130.0, 70.0, 70.0)
+    y = top
+    if header:
+        _ruled_rows(c, y, [header], widths)
+        y -= 20
+    for name, rows in groups:
+        c.rect(60, y - 20 * len(rows), widths[0], 20 * len(rows))
+        c.drawString(64, y - 14, name)
+        for r, row in enumerate(rows):
+            x = 60 + widths[0]
+            for width, cell in zip(widths[1:], row):
+                c.rect(x, y - 20 * (r + 1), width, 20)
+                c.drawString(x + 4, y - 20 * (r + 1) + 6, cell)
+                x += width
+        y -= 20 * len(rows)
+
+
+def test_a_row_split_by_the_break_in_a_table_grouped_by_its_first_column_joins_its_row():
+    # a panel's name merged down the first column: under the header row repeated on the next page,
+    # the rest of an item's name that wrapped in its cell (病毒抗体) goes on in that cell, and the
+    # next item, a row of its own with its values, stays one
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    header = ["检验组合", "项目名称", "结果", "单位"]
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    c.setFont("STSong-Light", 11)
+    c.drawString(60, 780, "检验结果汇总")
+    _grouped_rows(c, 160, [("血常规", [["白细胞计数", "6.1", "10^9/L"], ["血红蛋白", "135", "g/L"]]),
+                           ("术前四项", [["乙肝表面抗原", "阴性", "IU/mL"], ["丙型肝炎", "阴性", "S/CO"]])], header)
+    c.showPage()
+    c.setFont("STSong-Light", 11)
+    _grouped_rows(c, 800, [("", [["病毒抗体", "", ""], ["梅毒抗体", "阴性", "S/CO"]]),
+                           ("肾功能", [["肌酐", "96", "μmol/L"], ["尿素", "8.9", "mmol/L"]])], header)
+    c.showPage()
+    c.save()
+    lines = _lines(read_pdf(out.getvalue(), "grouped.pdf").text)
+    at = lines.index("术前四项")
+    assert lines[at + 1 : at + 4] == ["\t乙肝表面抗原\t阴性\tIU/mL", "\t丙型肝炎病毒抗体\t阴性\tS/CO", "\t梅毒抗体\t阴性\tS/CO"]
+    assert lines.count("检验组合\t项目名称\t结果\t单位") == 1

@@ -6,10 +6,13 @@ engine looks for. :class:`Numbering` recomputes each label the way Word shows
 it and the reader puts it in front of the paragraph text.
 
 Each paragraph is one line of ``Document.text`` (a soft line break, Shift+Enter,
-ends a line too); a table is one line per row with tab-separated cells. A
+ends a line too; a tab or a position tab is a tab); a table is one line per row with
+tab-separated cells, except a row whose cells hold tables of their own, a layout row whose
+cells are read as the page areas they are (paragraphs and tables in turn). A
 paragraph set as a heading (a Heading N style, or an outline level on it or its
 style) is written with its depth in Markdown marks (``## 第一节 …``), except the
-document's first line, its title. Text boxes are read where they are anchored;
+document's first line, its title. Text boxes are read where they are anchored, and so is
+an imported web page (``w:altChunk``, HTML or MIME HTML, as web systems export Word files);
 headers and footers (page furniture) are not read. A column whose cells are
 merged down over the rows they group (a lab's panel names) gives each group a
 caption row above it; a copy of a marked header row inside the table (a
@@ -26,6 +29,7 @@ import zipfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import regex
@@ -33,11 +37,13 @@ from lxml import etree
 
 from ..errors import ReadError
 from ..models import Document
+from .html import decoded, mime_html, write_html
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header
 from .limits import check_archive
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-_NAMESPACES = {"w": _W, "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006"}
+_NAMESPACES = {"w": _W, "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+               "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships"}
 
 
 @cache
@@ -48,9 +54,14 @@ def qn(tag: str) -> str:
 
 
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
-W_P, W_TBL, W_SDT, W_R, W_T, W_TAB, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:tab", "w:cr", "w:br"))
+W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-W_TXBX, W_TR, W_TC = map(qn, ("w:txbxContent", "w:tr", "w:tc"))
+W_VANISH, W_DEL = qn("w:vanish"), qn("w:del")
+_OFF = ("0", "false", "off")
+W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc", "w:altChunk", "r:id"))
+# Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
+# margin or indent: a right-aligned last column of a typed table, a signature line's date).
+_TABS = frozenset(map(qn, ("w:tab", "w:ptab")))
 _WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
 # Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
 # the old place of moved text: Word shows both struck through).
@@ -67,6 +78,7 @@ _TITLE_NAME = regex.compile(r"^(?:title|标题)$", regex.IGNORECASE)
 # Word's table-of-contents styles: entries "toc 1" … "toc 9" (目录 1 in a Chinese Word) and the "TOC Heading" title.
 _TOC_NAME = regex.compile(r"^(?:toc|目录)\s*(?:[1-9]|heading|标题)$", regex.IGNORECASE)
 _SENTENCE_END = regex.compile(r"[。；！？;!?]$")
+_HTML_TYPES = frozenset(("text/html", "application/xhtml+xml"))  # an imported chunk Word reads as a web page
 _LEVEL_REF = regex.compile(r"%([1-9])")  # in w:lvlText, "%2" is the counter of level 2
 
 
@@ -103,7 +115,7 @@ def _is_on(props: dict, tag: str) -> bool | None:
     child = props.get(qn(tag))
     if child is None:
         return None
-    return child.get(W_VAL, "true") not in ("0", "false", "off")
+    return child.get(W_VAL, "true") not in _OFF
 
 
 # ---------------------------------------------------------------- number formats
@@ -457,7 +469,8 @@ def _under(element, container, tag: str) -> bool:
 
 
 class _Reader:
-    def __init__(self, styles_root, numbering_root) -> None:
+    def __init__(self, styles_root, numbering_root, imported: Callable[[str], tuple[str | None, bytes] | None] = lambda rid: None) -> None:
+        self.imported = imported  # an imported chunk's (content type, bytes) by its relationship id
         self.styles = _Styles(styles_root)
         self.numbering = Numbering(numbering_root, self.styles)
         self.default_style = self.styles.default_paragraph_style()
@@ -496,8 +509,11 @@ class _Reader:
                 elif tag == W_RPR:
                     if rpr is None:
                         rpr = child
+                        hidden = _child(child, W_VANISH)
+                        if hidden is not None and hidden.get(W_VAL, "true") not in _OFF:
+                            break  # hidden text (Font > Hidden: a template's prompts) is neither shown nor printed
                     continue
-                elif tag == W_TAB:
+                elif tag in _TABS:
                     text = "\t"
                 elif tag == W_CR or tag == W_BR:
                     if child.get(W_TYPE) == "page":
@@ -540,6 +556,9 @@ class _Reader:
     def paragraph(self, p) -> None:
         ppr = _props(_child(p, W_PPR))
         style_id = _val(ppr, "w:pStyle") or self.default_style
+        mark = ppr.get(W_RPR)  # the paragraph mark's run properties
+        if mark is not None and _child(mark, W_DEL) is not None and not self._paragraph_text(p, style_id).flat().strip():
+            return  # deleted whole in tracked changes, its mark too: Word shows neither it, its number nor an empty line
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
         label = self._numbering_label(ppr, style_id)
@@ -574,18 +593,33 @@ class _Reader:
         if _TOC_NAME.match(name):  # TOC entries repeat the headings: marked so the outline skips them
             self.builder.line(fragments, style="toc")
         elif level is not None:
-            # written as Markdown writes a heading of that depth: the rules read the marks as the
-            # heading they are, and a document's Markdown twin reads the same. The first line
-            # names the document, whatever its style: a title, which takes no depth.
-            if self.builder.blocks:
-                first = next(f for f in fragments if f.text)
-                first.text = "#" * min(level, MARKDOWN_DEPTHS) + " " + first.text
-            self.builder.line(fragments, kind="heading", level=level)
+            self._heading(fragments, level)
         elif _TITLE_NAME.match(name):
             self.builder.line(fragments, kind="heading")
         else:
             short_bold = len(text) <= SHORT_BOLD and not _SENTENCE_END.search(text) and self._is_bold(content)
             self.builder.line(fragments, style="bold" if short_bold else None)
+
+    def _heading(self, fragments: list[Fragment], level: int) -> None:
+        """A heading written as Markdown writes one of that depth: the rules read the marks as the
+        heading they are, and a document's Markdown twin reads the same. The first line names the
+        document, whatever its style: a title, which takes no depth."""
+        if self.builder.blocks:
+            first = next(f for f in fragments if f.text)
+            first.text = "#" * min(level, MARKDOWN_DEPTHS) + " " + first.text
+        self.builder.line(fragments, kind="heading", level=level)
+
+    def alt_chunk(self, element) -> None:
+        """An imported chunk (w:altChunk): a web page or MIME HTML archive a web system's export
+        wrapped in the DOCX, which Word converts in place when it opens the file. Other kinds
+        (RTF, another DOCX) are not read."""
+        found = self.imported(element.get(R_ID, ""))
+        if found is None:
+            return
+        kind, data = found
+        html = mime_html(data) if kind == "message/rfc822" else decoded(data) if kind in _HTML_TYPES else None
+        if html:
+            write_html(html, self.builder, lambda text, level: self._heading([Fragment(text, self.page)], level), self.page)
 
     def _next_page(self) -> None:
         self.page += 1
@@ -594,12 +628,31 @@ class _Reader:
     # -- tables
 
     def table(self, tbl) -> None:
+        """The table's rows, except that a row whose cells hold tables of their own is layout (a
+        report's frame around its panels' tables): Word shows each of its cells as a page area,
+        its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
+        rows: list[list] = []
+        for tr in _unwrapped(tbl, W_TR):
+            cells = list(_unwrapped(tr, W_TC))
+            if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
+                self._rows(rows)
+                rows = []
+                for tc in cells:
+                    self.walk(tc)
+            else:
+                rows.append([tr, cells])
+        self._rows(rows)
+
+    def _rows(self, table_rows: list[list]) -> None:
+        """Table rows (each ``[w:tr, its w:tc cells]``) written as one table."""
+        if not table_rows:
+            return
         rows: list[list[CellSpec]] = []
         header_rows = 0
         grouped = False  # a first-column cell merged down over the rows below it
-        for tr in _unwrapped(tbl, W_TR):
+        for tr, cells in table_rows:
             row: list[CellSpec] = []
-            for tc in _unwrapped(tr, W_TC):
+            for tc in cells:
                 tcpr = _props(_child(tc, qn("w:tcPr")))
                 span = _val(tcpr, "w:gridSpan")
                 merge = tcpr.get(qn("w:vMerge"))
@@ -644,6 +697,8 @@ class _Reader:
                 self.table(child)
             elif tag in _WRAPPERS:  # content controls and custom XML wrap ordinary paragraphs and tables
                 self.walk(_wrapped(child))
+            elif tag == W_ALT_CHUNK:
+                self.alt_chunk(child)
 
 
 def _wrapped(wrapper):
@@ -711,9 +766,23 @@ class _Package:
             if rels.lstrip("/") in self.names:
                 for rel in self.xml(rels).iterchildren(_REL):
                     if rel.get("TargetMode") != "External":  # the first of a type is the one used
-                        found.setdefault(rel.get("Type", ""), posixpath.abspath(posixpath.join(base, rel.get("Target", ""))))
+                        target = posixpath.abspath(posixpath.join(base, rel.get("Target", "")))
+                        found.setdefault(rel.get("Type", ""), target)
+                        found.setdefault(rel.get("Id", ""), target)  # ids (rId3) never look like a type's URI
             self._relations[partname] = found
         return self._relations[partname].get(_RT + kind)
+
+    def target(self, partname: str, rel_id: str) -> str | None:
+        """The part ``partname``'s relationship ``rel_id`` points to, if any."""
+        self.related(partname, "")
+        return self._relations[partname].get(rel_id) if rel_id else None
+
+    def imported(self, partname: str, rel_id: str) -> tuple[str | None, bytes] | None:
+        """An imported chunk's content type and bytes (None when the package lacks it)."""
+        target = self.target(partname, rel_id)
+        if target is None or target.lstrip("/") not in self.names:
+            return None
+        return self.content_type(target), self.read(target)
 
     def content_type(self, partname: str) -> str | None:
         types = self.xml("/[Content_Types].xml")
@@ -769,7 +838,8 @@ def _default_styles():
 
 
 def _open_package(data: bytes, source: str):
-    """The document body, styles and numbering (``None`` when absent) of a DOCX's bytes."""
+    """The document body, styles and numbering (``None`` when absent) of a DOCX's bytes, and a
+    function handing over an imported chunk by its relationship id."""
     if data.startswith(b"\xd0\xcf\x11\xe0"):
         raise ReadError(source, "old binary Word (.doc) file, not DOCX: save it as .docx first")
     try:
@@ -796,15 +866,15 @@ def _open_package(data: bytes, source: str):
         raise ReadError(source, f"corrupt DOCX: {type(exc).__name__}: {exc}") from None
     if body is None:
         raise ReadError(source, "corrupt DOCX: the main document has no body")
-    return body, styles, numbering
+    return body, styles, numbering, lambda rel_id: package.imported(main, rel_id)
 
 
 def read_docx(data: bytes, source: str) -> Document:
-    body, styles, numbering = _open_package(data, source)
-    reader = _Reader(styles, numbering)
+    body, styles, numbering, imported = _open_package(data, source)
+    reader = _Reader(styles, numbering, imported)
     try:
         reader.walk(body)
-    except (ValueError, etree.LxmlError) as exc:
+    except (ValueError, etree.LxmlError, zipfile.BadZipFile, EOFError, OSError) as exc:  # an imported chunk's member too
         raise ReadError(source, f"corrupt DOCX: {exc}") from None
     built = reader.builder.build(source, metadata={"format": "docx", "explicit_page_breaks": reader.page_breaks})
     if not reader.page_breaks:  # no explicit breaks: the page of a paragraph is unknown

@@ -46,11 +46,17 @@ import regex
 
 from ..errors import ReadError
 from ..models import BlockKind, Document
-from ..view import opens_paragraph
+from ..view import is_form_line, opens_paragraph
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
+# A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
+# the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
+FOOTNOTE_SIZE = 0.85
+FOOTNOTE_ZONE = 0.6
+# A note's number: 1, ①, [1] or *, run into its text (1本条所称…), not a numbered item (1. 1、) or a value.
+_NOTE_MARK = regex.compile(r"^(?:\d{1,2}(?![\d.．、,，)）:：%])|[\u2460-\u2473]|\[\d{1,2}\]|\*)\s*\p{Han}")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 # A bold line of about the body's size is a heading when it is short, ends no sentence and is
 # no row of cells: Word sets chapter and section titles bold in the body's size, centred or
@@ -125,12 +131,16 @@ class Line:
     x1: float
     top: float
     bottom: float
-    size: float
+    size: float  # the height of its chars' boxes: the unit of its geometry (indents, wrap slack)
     page: int
     samples: tuple[int, ...] = ()  # pdfium's indexes of its first and last char, its style read from them
     bold: bool | None = None  # None: not read (see _mark_bold)
     toc: bool = False
     heading_level: int | None = None
+    font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
+
+    def __post_init__(self) -> None:
+        self.font_size = self.font_size or self.size
 
 
 @dataclass
@@ -265,10 +275,33 @@ def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
         if not (_heading_shaped(line.text) or number % BODY_SAMPLE == 0):
             continue
         first, last = line.samples
-        middle = (first + last) // 2
-        while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
-            middle += 1
+        middle = _middle_glyph(raw, first, last)
         line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
+
+
+def _middle_glyph(raw, first: int, last: int) -> int:
+    """The first glyph at or after the middle of a line's index range (not a made-up or space char)."""
+    middle = (first + last) // 2
+    while middle < last and (_GENERATED(raw, middle) or chr(_UNICODE_OF(raw, middle)).isspace()):
+        middle += 1
+    return middle
+
+
+def _set_font_sizes(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
+    """Whether lines are set in one size or another is told by the font size their first, middle
+    and last glyphs are set in (the median), not by the height of their boxes: a box is the
+    font's ascent to descent, and a Latin font's (Times, Liberation Serif: the digits and letters
+    of a CJK text) is a third taller than a CJK font's at one size, so a line of dates and codes
+    (记录时间：2024-05-06 14:20) measured by its boxes read as a heading set larger, and a wrapped
+    line ending in them as set apart from the next. A producer that scales its text by the text
+    matrix (a 1-point font drawn twelve times larger) reports sizes far from the boxes: the
+    boxes then."""
+    raw = textpage.raw
+    for line in lines:
+        first, last = line.samples
+        size = sorted(pdfium_c.FPDFText_GetFontSize(raw, i) for i in (first, _middle_glyph(raw, first, last), last))[1]
+        if 0.5 * line.size <= size <= 2.0 * line.size:
+            line.font_size = size
 
 
 def _heading_shaped(text: str) -> bool:
@@ -647,6 +680,22 @@ def _remove_furniture(pages: list[PageContent]) -> None:
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
 
+def _remove_footnotes(pages: list[PageContent]) -> None:
+    """Set aside each page's footnotes: a person reads a page's text on into the next page past
+    them, and the DOCX reader, which reads no footnotes part, reads the same text. They are the
+    page's last lines, set clearly smaller than the body, the first opening with a note's number."""
+    body = _body_size([line for page in pages for line in page.lines])
+    for page in pages:
+        lines = sorted(page.lines, key=lambda line: line.top)
+        start = len(lines)
+        while start and lines[start - 1].font_size <= FOOTNOTE_SIZE * body and lines[start - 1].top >= FOOTNOTE_ZONE * page.height:
+            start -= 1
+        notes = next((i for i in range(start, len(lines)) if _NOTE_MARK.match(lines[i].text)), None)
+        if notes is not None and notes == start:
+            dropped = {id(line) for line in lines[notes:]}
+            page.lines = [line for line in page.lines if id(line) not in dropped]
+
+
 # ---------------------------------------------------------------- reading order
 
 
@@ -751,7 +800,7 @@ def _mark_toc(lines: list[Line]) -> None:
 def _body_size(lines: list[Line]) -> float:
     sizes: Counter[float] = Counter()
     for line in lines:
-        sizes[round(line.size, 1)] += len(line.text)
+        sizes[round(line.font_size, 1)] += len(line.text)
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
@@ -772,10 +821,10 @@ def _mark_headings(pages: list[PageContent]) -> None:
         for line in page_lines:
             if line.toc:
                 continue
-            big = line.size >= body * HEADING_RATIO and len(line.text) <= 60
-            emphasised = not bold_body and line.bold and line.size >= body * SMALL_HEADING and _heading_shaped(line.text)
+            big = line.font_size >= body * HEADING_RATIO and len(line.text) <= 60
+            emphasised = not bold_body and line.bold and line.font_size >= body * SMALL_HEADING and _heading_shaped(line.text)
             if big or emphasised:
-                keys[id(line)] = (round(line.size), _centred(line, page.width, left))
+                keys[id(line)] = (round(line.font_size), _centred(line, page.width, left))
     levels = {key: rank + 1 for rank, key in enumerate(sorted(set(keys.values()), reverse=True))}
     for line in lines:
         if id(line) in keys:
@@ -879,16 +928,20 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
         return False
     if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
-            and abs(line.size - following.size) <= 0.15 * line.size and not opens_paragraph(following.text)):
+            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size and not opens_paragraph(following.text)):
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
         # an article, item or field of its own, which some paragraphs start at the margin.
         return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
-    if abs(line.size - following.size) > 0.15 * line.size:
+    if abs(line.font_size - following.font_size) > 0.15 * line.font_size:
         return False
     if _WHOLE_NOTE.match(line.text):
         return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
+        return False
+    if is_form_line(line.text) and opens_paragraph(following.text):
+        # a header's fields side by side (科室：… 床号：… 年龄：71岁) end their line where the next
+        # opens a field or item of its own (主诉：…), however near the margin their last value ends
         return False
     # It reaches the margin; one running far past it was never wrapped there (a long title set
     # on one line, past the page's edge).
@@ -984,11 +1037,18 @@ def _place_lone_rows(pages: list[PageContent]) -> None:
 
 def _join_split_row(table: Table, continued: Table) -> None:
     """A row a page break cut in two (Word lets a row break across pages): the continuation's
-    first row has no label in its first cell where the row it goes on with has one. Its cells'
-    text goes on in the cells above."""
+    first row has no label in its first cell where the row it goes on with has one. Where the
+    first column groups the rows (a panel's name merged down it, its cells empty under the
+    caption row), the label is in the next cell: a continuation then holds the rest of one cell
+    the row above filled (a long name wrapped in its cell) and nothing else, as a row of its own
+    never does. Its cells' text goes on in the cells above."""
     last, first = table.rows[-1], continued.rows[0]
-    if len(last) != len(first) or first[0].text or not last[0].text or not any(c.text for c in first):
+    if len(last) != len(first) or first[0].text or not any(c.text for c in first):
         return
+    if not last[0].text:
+        filled = [i for i, cell in enumerate(first) if cell.text]
+        if len(filled) != 1 or not last[filled[0]].text:
+            return
     for above, below in zip(last, first):
         above.text = join_wrapped(above.text, below.text)
     continued.rows = continued.rows[1:]
@@ -1002,13 +1062,14 @@ def _mark_continued_tables(pages: list[PageContent]) -> None:
         if not page.items:
             continue
         first = page.items[0]
+        # as many columns: the widest rows compared (a caption row, spanning the table, may come first)
         if (isinstance(first, Table) and isinstance(previous, Table) and first.rows and previous.rows
-                and len(first.rows[0]) == len(previous.rows[0])):
+                and max(map(len, first.rows)) == max(map(len, previous.rows))):
             first.continued = True
             first.header_rows = 0
-            if header and [c.text for c in first.rows[0]] == header:
+            if header and [c.text for c in first.rows[0]] == header:  # the header row repeated on the new page
                 first.rows = first.rows[1:]
-            elif first.rows:
+            if first.rows:  # under it, the rest of a row the page break cut
                 _join_split_row(previous, first)
         for item in page.items:
             if isinstance(item, Table) and not item.continued:
@@ -1055,6 +1116,7 @@ def read_pdf(data: bytes, source: str) -> Document:
     if not any(page.lines or page.tables for page in pages):
         raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
     _remove_furniture(pages)
+    _remove_footnotes(pages)
     for page in pages:
         page.items = _reading_order([*page.lines, *page.tables], page.width)
     lines = [item for page in pages for item in page.items if isinstance(item, Line)]
@@ -1084,6 +1146,7 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             content.tables, content.lone_rows = _find_tables(page, chars, height, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
+            _set_font_sizes(content.lines, textpage)
             _mark_bold(content.lines, textpage)
             textpage.close()
             page.close()
