@@ -14,7 +14,9 @@ and soft line breaks, an admission record whose bold section names have the colo
 a contract with outline-level clause titles and a signature table, and lab reports as a 字段/值
 patient table, one table per panel (repeating header row, repeated by hand at a page break),
 one table with spanning panel rows and a merged specimen column, and one table whose merged
-first column names the panels.
+first column names the panels. Round seven: a lab report of 23 panels in one long table, each opened
+by a merged row spanning all columns (the name alone, with its specimen in brackets, or followed
+by its specimen field), the column header a repeating header row printed again mid-table.
 
 Output is deterministic (fixed dates, no random ids), so re-running the script
 gives the same files. Run: ``python corpora/make_office_docs.py``.
@@ -1439,7 +1441,8 @@ LAB4_PATIENT = [
 ]
 LAB4_COLUMNS = ("序号", "检验项目", "英文缩写", "结果", "提示", "单位", "参考范围")
 # (panel, specimen, caption style, items (name, code, result, flag, unit, reference)); every value invented.
-# Caption styles: 0 the name alone; 1 ``检验组合：name　标本：specimen``; 2 ``name（specimen）``.
+# Caption styles: 0 the name alone; 1 ``name　标本：specimen``; 2 ``name（specimen）``. No caption names the panel
+# by a header field (检验组合：): a LIS that writes one writes it on every panel (lab.field_panel).
 LAB4_PANELS: list[tuple[str, str, list[tuple[str, str, str, str, str, str]]]] = [
     ("血常规", "全血", [("白细胞计数", "WBC", "5.21", "", "10^9/L", "3.5-9.5"),
                        ("血红蛋白", "HGB", "86", "↓", "g/L", "115-150"),
@@ -1522,7 +1525,7 @@ def lab_long_table_docx() -> None:
         if index == len(LAB4_PANELS) // 2:  # a page break: the header printed again, which the reader drops
             for cell, name in zip(table.add_row().cells, LAB4_COLUMNS):
                 cell.text = name
-        caption = (panel, f"检验组合：{panel}　标本：{specimen}", f"{panel}（{specimen}）")[index % 3]
+        caption = (panel, f"{panel}　标本：{specimen}", f"{panel}（{specimen}）")[index % 3]
         title = table.add_row().cells
         title[0].merge(title[-1]).text = caption
         lines = [caption]  # the patient lines and the column header above the first panel are the file's
