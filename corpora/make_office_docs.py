@@ -14,7 +14,9 @@ and soft line breaks, an admission record whose bold section names have the colo
 a contract with outline-level clause titles and a signature table, and lab reports as a 字段/值
 patient table, one table per panel (repeating header row, repeated by hand at a page break),
 one table with spanning panel rows and a merged specimen column, and one table whose merged
-first column names the panels.
+first column names the panels. Round seven: a lab report of 23 panels in one long table, each opened
+by a merged row spanning all columns (the name alone, with its specimen in brackets, or followed
+by its specimen field), the column header a repeating header row printed again mid-table.
 
 Output is deterministic (fixed dates, no random ids), so re-running the script
 gives the same files. Run: ``python corpora/make_office_docs.py``.
@@ -1430,6 +1432,115 @@ def lab_grouped_column_docx() -> None:
     write_gold("lab_示范检验报告单_组合列合并.docx", "lab_report", units)
 
 
+# ---------------------------------------------------------------- round seven
+
+LAB4_PATIENT = [
+    "沧源市人民医院检验科　住院患者检验报告",
+    "姓名：蒲某某　性别：女　年龄：69岁　住院号：ZY2603120　科室：老年医学科　床号：31",
+    "临床诊断：慢性心力衰竭；2型糖尿病；贫血待查",
+]
+LAB4_COLUMNS = ("序号", "检验项目", "英文缩写", "结果", "提示", "单位", "参考范围")
+# (panel, specimen, caption style, items (name, code, result, flag, unit, reference)); every value invented.
+# Caption styles: 0 the name alone; 1 ``name　标本：specimen``; 2 ``name（specimen）``. No caption names the panel
+# by a header field (检验组合：): a LIS that writes one writes it on every panel (lab.field_panel).
+LAB4_PANELS: list[tuple[str, str, list[tuple[str, str, str, str, str, str]]]] = [
+    ("血常规", "全血", [("白细胞计数", "WBC", "5.21", "", "10^9/L", "3.5-9.5"),
+                       ("血红蛋白", "HGB", "86", "↓", "g/L", "115-150"),
+                       ("平均红细胞体积", "MCV", "104.2", "↑", "fL", "82-100"),
+                       ("血小板计数", "PLT", "142", "", "10^9/L", "125-350")]),
+    ("网织红细胞", "全血", [("网织红细胞百分比", "RET%", "0.62", "", "%", "0.5-1.5"),
+                          ("网织红细胞绝对值", "RET#", "0.016", "↓", "10^12/L", "0.024-0.084")]),
+    ("红细胞沉降率", "全血", [("红细胞沉降率", "ESR", "38", "↑", "mm/h", "0-20")]),
+    ("C反应蛋白", "全血", [("超敏C反应蛋白", "hs-CRP", "6.8", "↑", "mg/L", "<3.0")]),
+    ("肝功能", "血清", [("丙氨酸氨基转移酶", "ALT", "14", "", "U/L", "7-40"),
+                       ("天门冬氨酸氨基转移酶", "AST", "21", "", "U/L", "13-35"),
+                       ("总蛋白", "TP", "61.2", "↓", "g/L", "65-85"),
+                       ("白蛋白", "ALB", "33.8", "↓", "g/L", "40-55"),
+                       ("总胆红素", "TBIL", "18.6", "", "μmol/L", "0-21")]),
+    ("肾功能", "血清", [("尿素", "UREA", "9.8", "↑", "mmol/L", "2.6-7.5"),
+                       ("肌酐", "CREA", "112", "↑", "μmol/L", "41-81"),
+                       ("尿酸", "UA", "436", "↑", "μmol/L", "155-357")]),
+    ("电解质", "血清", [("钾", "K", "3.42", "↓", "mmol/L", "3.5-5.3"),
+                       ("钠", "Na", "133", "↓", "mmol/L", "137-147"),
+                       ("氯", "Cl", "97", "↓", "mmol/L", "99-110")]),
+    ("血脂四项", "血清", [("总胆固醇", "TC", "3.62", "", "mmol/L", "<5.20"),
+                         ("甘油三酯", "TG", "1.21", "", "mmol/L", "<1.70"),
+                         ("高密度脂蛋白胆固醇", "HDL-C", "1.08", "", "mmol/L", ">1.04"),
+                         ("低密度脂蛋白胆固醇", "LDL-C", "1.96", "", "mmol/L", "<1.80")]),
+    ("空腹血糖", "血浆", [("葡萄糖", "GLU", "7.9", "↑", "mmol/L", "3.9-6.1")]),
+    ("糖化血红蛋白", "全血", [("糖化血红蛋白", "HbA1c", "7.4", "↑", "%", "4.0-6.0")]),
+    ("心肌酶谱", "血清", [("肌酸激酶", "CK", "52", "", "U/L", "40-200"),
+                         ("肌酸激酶同工酶", "CK-MB", "11", "", "U/L", "0-24"),
+                         ("乳酸脱氢酶", "LDH", "268", "↑", "U/L", "120-250")]),
+    ("高敏肌钙蛋白T", "血清", [("高敏肌钙蛋白T", "hs-cTnT", "0.021", "↑", "ng/mL", "<0.014")]),
+    ("N末端B型钠尿肽前体", "血浆", [("N末端B型钠尿肽前体", "NT-proBNP", "3862", "↑", "pg/mL", "<450")]),
+    ("凝血四项", "枸橼酸钠抗凝血浆", [("凝血酶原时间", "PT", "12.4", "", "s", "9.4-12.5"),
+                                    ("国际标准化比值", "INR", "1.08", "", "", "0.8-1.2"),
+                                    ("活化部分凝血活酶时间", "APTT", "31.6", "", "s", "25.1-36.5"),
+                                    ("纤维蛋白原", "FIB", "4.36", "↑", "g/L", "2.0-4.0")]),
+    ("D-二聚体", "枸橼酸钠抗凝血浆", [("D-二聚体", "D-D", "0.86", "↑", "mg/L FEU", "<0.55")]),
+    ("铁代谢", "血清", [("血清铁", "Fe", "12.6", "", "μmol/L", "7.8-32.2"),
+                       ("总铁结合力", "TIBC", "46.2", "", "μmol/L", "45-75"),
+                       ("铁蛋白", "FER", "186", "", "ng/mL", "13-150")]),
+    ("叶酸+维生素B12", "血清", [("叶酸", "FOL", "6.8", "", "ng/mL", ">3.89"),
+                               ("维生素B12", "VB12", "98", "↓", "pg/mL", "180-914")]),
+    ("甲状腺功能三项", "血清", [("促甲状腺激素", "TSH", "3.12", "", "mIU/L", "0.27-4.20"),
+                               ("游离三碘甲状腺原氨酸", "FT3", "3.36", "", "pmol/L", "3.10-6.80"),
+                               ("游离甲状腺素", "FT4", "14.8", "", "pmol/L", "12.0-22.0")]),
+    ("免疫球蛋白+补体", "血清", [("免疫球蛋白G", "IgG", "11.2", "", "g/L", "7.0-16.0"),
+                                ("免疫球蛋白A", "IgA", "2.16", "", "g/L", "0.7-4.0"),
+                                ("补体C3", "C3", "0.92", "", "g/L", "0.9-1.8")]),
+    ("抗内因子抗体+抗壁细胞抗体", "血清", [("抗内因子抗体", "IFA", "阳性(+)", "↑", "", "阴性(-)"),
+                                        ("抗胃壁细胞抗体", "PCA", "1:320", "↑", "", "<1:40")]),
+    ("尿常规", "尿液", [("尿蛋白", "PRO", "+", "↑", "", "阴性(-)"),
+                       ("尿葡萄糖", "GLU", "阴性(-)", "", "", "阴性(-)"),
+                       ("尿比重", "SG", "1.015", "", "", "1.003-1.030"),
+                       ("尿白细胞", "LEU", "阴性(-)", "", "", "阴性(-)")]),
+    ("粪便常规+隐血", "粪便", [("颜色", "COL", "黄褐色", "", "", "黄褐色"),
+                              ("性状", "CHA", "软便", "", "", "软便"),
+                              ("隐血试验", "OB", "阴性(-)", "", "", "阴性(-)")]),
+    ("血型鉴定", "全血", [("ABO血型", "ABO", "B型", "", "", ""),
+                         ("Rh(D)血型", "RhD", "阳性", "", "", "")]),
+]
+
+
+def lab_long_table_docx() -> None:
+    """Round seven: 23 panels in ONE long Word table (the column header a repeating header row,
+    printed again mid-table where the page broke), each panel opened by a merged row spanning all
+    columns that names it in one of three ways in turn, the item numbers restarting per panel."""
+    from docx import Document
+
+    document = Document()
+    for line in LAB4_PATIENT:
+        document.add_paragraph(line)
+    width = len(LAB4_COLUMNS)
+    table = document.add_table(rows=0, cols=width)
+    table.style = "Table Grid"
+    header = table.add_row()
+    _header_row(header)
+    for cell, name in zip(header.cells, LAB4_COLUMNS):
+        cell.text = name
+    units: list[Unit] = []
+    for index, (panel, specimen, items) in enumerate(LAB4_PANELS):
+        if index == len(LAB4_PANELS) // 2:  # a page break: the header printed again, which the reader drops
+            for cell, name in zip(table.add_row().cells, LAB4_COLUMNS):
+                cell.text = name
+        caption = (panel, f"{panel}　标本：{specimen}", f"{panel}（{specimen}）")[index % 3]
+        title = table.add_row().cells
+        title[0].merge(title[-1]).text = caption
+        lines = [caption]  # the patient lines and the column header above the first panel are the file's
+        for number, item in enumerate(items, start=1):
+            values = (str(number),) + item
+            for cell, value in zip(table.add_row().cells, values):
+                cell.text = value
+            lines.append("\t".join(values))
+        units.append(Unit([panel], lines))
+    document.add_paragraph("检验者：钟某某　审核者：阮某某　报告时间：2026-03-12 16:40")
+    units[-1].lines.append("检验者：钟某某　审核者：阮某某　报告时间：2026-03-12 16:40")
+    _save_docx(document, "lab_检验报告_一张长表_合并组合行23组.docx")
+    write_gold("lab_检验报告_一张长表_合并组合行23组.docx", "lab_report", units)
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     regulation_pdf()
@@ -1447,6 +1558,7 @@ def main() -> None:
     medical_record_docx()
     contract_outline_docx()
     lab_grouped_column_docx()
+    lab_long_table_docx()
 
 
 if __name__ == "__main__":
