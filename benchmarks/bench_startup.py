@@ -19,7 +19,6 @@ remains is argument checks, the rules look-up, the type, the document copy and t
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import subprocess
 import sys
@@ -31,14 +30,13 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from paired import row, seconds  # noqa: E402
+from paired import installed_env, row, seconds  # noqa: E402
 
 TINY = "第一条 为了规范。\n第二条 本法适用。\n"
 
 
 def _env(tmp: Path, cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPYCACHEPREFIX": str(tmp / "pycache"), "DOMAINCHUNK_CACHE_DIR": str(cache)}
+    return {**installed_env(tmp / "pycache"), "DOMAINCHUNK_CACHE_DIR": str(cache)}
 
 
 def _child_cpu() -> float:

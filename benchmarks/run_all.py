@@ -108,7 +108,7 @@ def batch_rows(files: int, small: int, large: int, rounds: int, tmp: Path) -> No
     # speed-up on a pure-Python loop, measured between them, says what the seconds could show now.
     runs: dict[int, list[tuple[float, int, float]]] = {1: [], 2: []}
     ceilings = []
-    bench_batch.run(mixed, out, 1, sample=False)  # warm: file cache
+    bench_batch.run(mixed, out, 1, sample=False)  # warm: byte-compiled modules, file cache
     for _ in range(rounds):
         for jobs in (2, 1):
             runs[jobs].append(bench_batch.run_with_cpu(mixed, out, jobs, sample=False))

@@ -1005,17 +1005,19 @@ def _sink(batch: Batch, stream: IO[str] | None, names: Callable[[Input], str] | 
 
 
 def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: None,
-              stream: IO[str] | None = None) -> Summary:
+              stream: IO[str] | None = None, on_start: Callable[[], None] = lambda: None) -> Summary:
     """Convert ``batch.inputs``; never raises for a document's failure (see :class:`FileEvent`).
 
     Raises :class:`UsageError` (or :class:`RuleError`) for what no document can satisfy, and
     :class:`WriteError` naming the output when it cannot be written (disk full): what was
-    written so far is thrown away, never left truncated under its real name.
+    written so far is thrown away, never left truncated under its real name. ``on_start`` is
+    called once the options are checked and the rules loaded, before any worker starts.
     """
     from .readers.limits import non_regular
 
     started = time.perf_counter()
     prints = check_options(batch.options)
+    on_start()
     manifest_path, errors_path = side_files(batch.output, batch.to_dir)
     pseudonyms = Pseudonyms(manifest_path.parent / PSEUDONYM_KEY if manifest_path else None) \
         if batch.options.mask_phi else None

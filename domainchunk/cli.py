@@ -6,6 +6,7 @@ the rest still run and the exit code says some failed.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import signal
@@ -26,6 +27,24 @@ DEFAULT_TIMEOUT = 600.0
 
 def _err(msg: str) -> None:
     print(f"domainchunk: {msg}", file=sys.stderr)
+
+
+# Inside main(), until the command's start-up is done: whether the cyclic collector was on before.
+# A command starts by importing pydantic, the rule files and the pipeline: tens of thousands of
+# objects that live as long as the process. Left on, the collector walked them again and again
+# as they accumulated, and once more at exit: a tenth of a one-file command.
+_starting: list[bool] = []
+
+
+def start_up_done() -> None:
+    """The command has loaded what it keeps: that is frozen (never walked again, by the
+    collector here, at exit, or in forked workers, whose pages it so keeps shared, as the ``gc``
+    documentation advises before a fork) and the collector, paused by main(), runs again."""
+    if _starting:
+        was_on = _starting.pop()
+        gc.freeze()
+        if was_on:
+            gc.enable()
 
 
 class Progress:
@@ -89,7 +108,6 @@ def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
     the readers of the files' ``suffixes`` are loaded before the fork, so that no worker makes its
     own copy (pypdfium2, lxml); each worker compiles the outline patterns of the types it meets.
     """
-    import gc
     import importlib
     import multiprocessing as mp  # here, not at the top: `--version`, `rules`, `detect` start no workers
 
@@ -194,6 +212,7 @@ def chunk_stdin(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    start_up_done()
     out = convert_bytes(sys.stdin.buffer.read(), "-", options)
     for note in out.notes:
         _err(f"warning: {note}")
@@ -260,7 +279,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
 
     try:
         with terminate_as_exit() as interrupted:
-            summary = run_batch(batch, on_event)
+            summary = run_batch(batch, on_event, on_start=start_up_done)
     except WriteError as exc:  # the disk, not the command line: nothing was left half-written
         _err(str(exc))
         return EXIT_FAILED
@@ -282,6 +301,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    start_up_done()
     failed = 0
     for path in _documents(args.paths):
         try:
@@ -314,6 +334,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_FAILED
+    start_up_done()
     if args.action == "schema":
         from .rulefile import json_schema
 
@@ -354,6 +375,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     from .pipeline import chunk
     from .review import review_html
 
+    start_up_done()
     results, failed = [], 0
     for path in _documents(args.paths):
         try:
@@ -387,6 +409,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     except DomainChunkError as exc:
         _err(str(exc))
         return EXIT_USAGE
+    start_up_done()
     options = dict(max_chars=args.max_chars)
     diffs = diff_corpus(_documents(corpus), partial(chunk, rules_dir=old, **options), partial(chunk, rules_dir=new, **options))
     for line in summary_lines(diffs):
@@ -400,6 +423,7 @@ def _rules_docs(outdir: str | None) -> int:
     from .errors import DomainChunkError
     from .ruledocs import write_docs
 
+    start_up_done()
     if not outdir:
         _err("rules docs: give the folder to write into (docs/rules)")
         return EXIT_USAGE
@@ -488,17 +512,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    from .regexcache import serving
-
-    args = build_parser().parse_args(None if argv is None else list(argv))
+    _starting.append(gc.isenabled())
+    gc.disable()  # until start_up_done()
     try:
-        with serving():  # before the rule modules import: their own patterns come from the cache too
-            return args.func(args)
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return 130
-    except BrokenPipeError:
-        return EXIT_OK
+        args = build_parser().parse_args(None if argv is None else list(argv))
+        from .regexcache import serving  # after parsing: --version and --help load no rules
+
+        try:
+            with serving():  # before the rule modules import: their own patterns come from the cache too
+                return args.func(args)
+        except KeyboardInterrupt:
+            _err("interrupted")
+            return 130
+        except BrokenPipeError:
+            return EXIT_OK
+    finally:
+        start_up_done()  # for a command that ended before its work (a usage error, --help)
 
 
 if __name__ == "__main__":

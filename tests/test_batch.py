@@ -389,7 +389,7 @@ def test_every_file_gets_a_default_time_limit(tmp_path: Path, monkeypatch, capsy
     from domainchunk import cli
 
     seen = []
-    monkeypatch.setattr(batch, "run_batch", lambda b, on_event: seen.append(b) or batch.Summary())
+    monkeypatch.setattr(batch, "run_batch", lambda b, on_event, **kw: seen.append(b) or batch.Summary())
     law = tmp_path / "law.txt"
     law.write_text(statute_text("甲法", 2), encoding="utf-8")
     assert main(["chunk", str(law), "-j", "1"]) == 0

@@ -42,6 +42,46 @@ def test_help_loads_no_heavy_library():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_version_loads_no_rules():
+    """--version and argument errors end before the rules (and pydantic with them) are imported."""
+    code = ("import sys, contextlib, io\nfrom domainchunk.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            "    for argv in (['--version'], ['chunk']):\n"
+            "        try:\n            main(argv)\n        except SystemExit:\n            pass\n"
+            "assert not [m for m in ('pydantic', 'domainchunk.rulefile') if m in sys.modules], sys.modules.keys()")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("args", [["-j", "1", "--no-timeout"], ["-j", "2"]])
+def test_documents_are_converted_with_the_collector_on(law: Path, tmp_path: Path, args: list[str], monkeypatch):
+    """main() pauses the cyclic collector while the command starts; it runs again before the first
+    document, in this process and in the workers forked from it, and is left as main() found it."""
+    import gc
+
+    from domainchunk import batch
+
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    convert_file = batch.convert_file
+
+    def recording(path, options):
+        (seen / f"{Path(path).name}.{gc.isenabled()}").touch()  # a file: a forked worker writes it too
+        return convert_file(path, options)
+
+    monkeypatch.setattr(batch, "convert_file", recording)
+    other = tmp_path / "other.txt"
+    other.write_text(LAW, encoding="utf-8")
+    assert main(["chunk", str(law), str(other), "-o", str(tmp_path / "out.jsonl"), "-q", *args]) == 0
+    assert sorted(p.name for p in seen.iterdir()) == ["law.txt.True", "other.txt.True"]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert main(["chunk", str(law), "-o", str(tmp_path / "out.jsonl"), "-q", *args]) == 0
+        assert not gc.isenabled()  # a caller that had turned it off keeps it off
+    finally:
+        gc.enable()
+
+
 def test_unknown_doc_type_is_a_usage_error_in_one_line(law: Path):
     proc = cli("chunk", str(law), "--doc-type", "recipe")
     assert proc.returncode == 2 and proc.stdout == ""
