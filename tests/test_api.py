@@ -4,6 +4,7 @@ names listed, no process-wide choices made by a library call)."""
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,3 +164,21 @@ def test_the_collector_is_off_during_a_call_and_as_it_was_after_it():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_vocabulary_patterns_are_the_same_in_every_process():
+    # Words of one length must not come out in a set's order, which follows the hash seed: the
+    # pattern would differ from one process to the next, and miss the pattern cache in each.
+    probe = (
+        "import domainchunk\n"
+        "from domainchunk.chunkers import contract, judgment\n"
+        "from domainchunk.rulefile import load_rules\n"
+        "print(judgment._alt(judgment._words(load_rules()['judgment'], 'party')))\n"
+        "print(contract._party_pattern(tuple({'甲方', '乙方', '丙方', '出租人', '承租人', '委托人'})).pattern)\n"
+    )
+    outs = {
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outs) == 1 and len(next(iter(outs)).splitlines()) == 2

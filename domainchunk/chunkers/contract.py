@@ -92,8 +92,9 @@ def _alias_pattern(markers: str) -> regex.Pattern:
 def _party_pattern(words: tuple[str, ...]) -> regex.Pattern:
     """A role (spaces allowed inside: 甲　　方; 合伙人甲 names one of several), an optional
     （以下简称甲方）, a colon, then the name up to a gap."""
+    # longest first, then in code-point order: the same pattern in every process, whatever order the words came in
     alternation = "|".join(
-        "[ \t\u3000]*".join(map(regex.escape, w)) for w in sorted(words, key=len, reverse=True)
+        "[ \t\u3000]*".join(map(regex.escape, w)) for w in sorted(words, key=lambda w: (-len(w), w))
     )
     return regex.compile(
         rf"(?:^|(?<=\t|[ \u3000]{{2}}))[ \t\u3000]*(?P<role>(?:{alternation})[甲乙丙丁戊己一二三四五六ABCDEF]?)[ \t\u3000]*"

@@ -29,9 +29,11 @@ _SPACES = regex.compile(r"[ \t\u3000]+")
 
 @per_rule_file
 def _words(rules: RuleFile, group: str) -> list[str]:
-    """Every term and alias of a vocabulary group of the rule file, longest first."""
+    """Every term and alias of a vocabulary group of the rule file, longest first, then in
+    code-point order: a set's own order follows the hash seed, and a pattern built from it would
+    differ in every process (and miss the pattern cache each time)."""
     vocab = rules.terms.get(group, {})
-    return sorted({w for c, a in vocab.items() for w in (c, *(a or []))}, key=len, reverse=True)
+    return sorted({w for c, a in vocab.items() for w in (c, *(a or []))}, key=lambda w: (-len(w), w))
 
 
 def _alt(words: list[str]) -> str:
