@@ -549,18 +549,14 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         # One call for all ``_cI`` groups: probing them one by one by name cost more than the scan.
         # (The regex module's ``lastindex`` can name a group inside a lookahead, so it cannot tell.)
         groups = _group_numbers(combined, len(levels))
-        found = combined.finditer(text, timeout=PATTERN_TIMEOUT)
-        spent = 0.0  # the regex module's own time, not what the caller does between matches
-        try:
-            while True:
-                began = _clock()
-                m = next(found, None)
-                spent += _clock() - began
-                if m is None:
-                    return
-                yield m, _which(m, groups)
-        finally:
-            _paid(key, spent, len(text))
+        # All matches at once: the regex module's timeout runs from the scan's start, so what the
+        # caller does between matches (building a pattern it meets first) must not count to it.
+        began = _clock()
+        found = list(combined.finditer(text, timeout=PATTERN_TIMEOUT))
+        _paid(key, _clock() - began, len(text))
+        for m in found:
+            yield m, _which(m, groups)
+        return
     search, level_at, alts, variants = scan.rx.search, scan.level_at, scan.alts, scan.variants
     pos, size = 0, len(text)
     while pos <= size:
