@@ -58,6 +58,7 @@ def test_documents_are_converted_with_the_collector_on(law: Path, tmp_path: Path
     document, in this process and in the workers forked from it, and is left as main() found it."""
     import gc
 
+    import domainchunk.cli as cli_module
     from domainchunk import batch
 
     seen = tmp_path / "seen"
@@ -69,6 +70,9 @@ def test_documents_are_converted_with_the_collector_on(law: Path, tmp_path: Path
         return convert_file(path, options)
 
     monkeypatch.setattr(batch, "convert_file", recording)
+    # The workers are forked, so that they run the patched function: a thread another test left
+    # running would send them to the fork server instead, where this process's patch never reaches.
+    monkeypatch.setattr(cli_module.threading, "active_count", lambda: 1)
     other = tmp_path / "other.txt"
     other.write_text(LAW, encoding="utf-8")
     assert main(["chunk", str(law), str(other), "-o", str(tmp_path / "out.jsonl"), "-q", *args]) == 0
