@@ -168,19 +168,19 @@ def unstored(monkeypatch):
 def test_a_level_set_switches_to_stdlib_re_once_its_scanning_pays_for_the_build(monkeypatch, unstored):
     from domainchunk import outline
 
-    ticks = iter(range(10**6))  # a clock on which each look is a second later: each match costs one
+    ticks = iter(range(10**6))  # a clock on which each look is a second later: each scan costs one
     monkeypatch.setattr(outline, "_clock", lambda: next(ticks))
     monkeypatch.setattr(outline, "_SCANS", {})
     monkeypatch.setattr(outline, "_RENT", {})
     levels = _document_levels(load_rules()["statute"])
-    text = "第一章 总则\n第一条 示范。\n"  # two matches: three looks for the next match, three seconds
-    monkeypatch.setattr(outline, "STDLIB_SECONDS_PER_CHAR", 10 / sum(len(lv.pattern) for lv in levels))
+    text = "第一章 总则\n第一条 示范。\n"  # one scan (all its matches at once): one second
+    monkeypatch.setattr(outline, "STDLIB_SECONDS_PER_CHAR", 4 / sum(len(lv.pattern) for lv in levels))
     # a first text is expected to cost what the rate for a set of levels without one says: nothing here
     monkeypatch.setattr(outline, "REGEX_SECONDS_PER_CHAR", 0.0)
-    for _ in range(3):  # 3, 6, 9 seconds: renting, the regex module scans and nothing is built
+    for _ in range(3):  # 1, 2, 3 seconds: renting, the regex module scans and nothing is built
         assert not any(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))
     assert not outline._SCANS
-    # 9 seconds spent, and this text is expected to take 3 more: building (10) pays now
+    # 3 seconds spent, and this text is expected to take 1 more: building (4) pays now
     assert all(isinstance(m, _Renamed) for m, _ in _line_matches(text, levels))
     assert list(outline._SCANS) == [tuple(lv.pattern for lv in levels)]
 
