@@ -403,9 +403,7 @@ def _tolerance(width: int) -> int:
 def _double_spaced(lengths: list[int], drop: set[int]) -> bool:
     """Whether every text line is followed by a blank line: no two text lines touch."""
     kept = [n for i, n in enumerate(lengths) if i not in drop]
-    text_lines = sum(1 for n in kept if n)
-    touching = sum(1 for a, b in zip(kept, kept[1:]) if a and b)
-    return text_lines >= WRAP_MIN_LINES and touching == 0
+    return sum(1 for n in kept if n) >= WRAP_MIN_LINES and not any(a and b for a, b in zip(kept, kept[1:]))
 
 
 def _opens(line: str, width: int) -> bool:
