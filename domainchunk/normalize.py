@@ -74,10 +74,16 @@ def squash_whitespace(text: str) -> str:
     return _WHITESPACE.sub("", text)
 
 
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR line ends as LF."""
+    if "\r" in text:
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
 def normalize_text(text: str) -> str:
     """Whole-text normalisation for a reader: newlines, invisible characters, lookalikes."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = normalize_newlines(text)
     if _repairable().search(text) is None:
         return text
     text = _INVISIBLE.sub("", text)

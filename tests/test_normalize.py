@@ -46,6 +46,9 @@ def test_double_spacing_is_undone_and_single_blank_lines_between_paragraphs_stay
     doubled = "标题\n\n第一行\n\n第二行\n\n\n\n第二段\n\n第三行\n"
     assert undouble(doubled) == "标题\n第一行\n第二行\n\n第二段\n第三行\n"
     assert text_document(doubled.replace("\n", "\r\n"), "x.txt").text == "标题\n第一行\n第二行\n\n第二段\n第三行\n"
+    # CRLF with the blank line double spacing leaves after the last line too: its lines are
+    # counted once line ends are LF (a trailing CR once counted as one more line, and nothing was undone)
+    assert text_document((doubled + "\n").replace("\n", "\r\n"), "x.txt").text == "标题\n第一行\n第二行\n\n第二段\n第三行\n"
     # every paragraph set apart by one blank line, as statutes are written: nothing to undo
     spaced = "第一条 示范。\n\n第二条 示范。\n\n第三条 示范。\n\n第四条 示范。\n\n第五条 示范。\n"
     assert undouble(spaced) == spaced
@@ -55,4 +58,4 @@ def test_double_spacing_is_undone_and_single_blank_lines_between_paragraphs_stay
     # one pair of lines that touch, anywhere, and the text was not double spaced
     touching = doubled.replace("第二段\n\n", "第二段\n")
     assert undouble(touching) == touching
-    assert undouble(touching.replace("\n", "\r\n")) == touching.replace("\n", "\r\n")
+    assert text_document(touching.replace("\n", "\r\n"), "x.txt").text == touching

@@ -8,7 +8,7 @@ import regex
 
 from ..errors import ReadError
 from ..models import Document
-from ..normalize import normalize_text
+from ..normalize import normalize_newlines, normalize_text
 
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8-sig"),
@@ -69,12 +69,13 @@ _MD_HEADING = re.compile(r"[ \t\u3000]*(#{1,6})(?!#)[ \t]*\S")  # matched at a p
 # three) and some gap is three or more, which a text that merely sets its paragraphs apart by one
 # blank line never has. The blank lines it added are no paragraph gaps: the reader takes them out,
 # as it takes CRLF to LF, and the text reads as written before. Lines are told as written, before
-# invisible characters go: a web copy's paragraph of a zero-width space alone is a line, not a gap.
+# invisible characters go: a web copy's paragraph of a zero-width space alone is a line, not a gap;
+# but with line ends already LF, so a CRLF text's lines are counted as an LF text's are.
 DOUBLED_MIN_LINES = 5
-_BLANK_RUN = re.compile(r"\n(?:[ \t\u3000\r]*\n)+")
+_BLANK_RUN = re.compile(r"\n(?:[ \t\u3000]*\n)+")
 # Two lines that touch, told by their characters either side of the one line break between them
 # (what the gap count below would find, found at the first such place instead of after every gap).
-_TOUCHING_LINES = re.compile(r"[^\n \t\u3000\r]\n[^\n \t\u3000\r]")
+_TOUCHING_LINES = re.compile(r"[^\n \t\u3000]\n[^\n \t\u3000]")
 
 
 def undouble(text: str) -> str:
@@ -92,7 +93,7 @@ def undouble(text: str) -> str:
 
 def text_document(text: str, source: str, *, markdown: bool = False) -> Document:
     """A Document from already decoded text: one block per run of non-empty lines."""
-    text = normalize_text(undouble(text))
+    text = normalize_text(undouble(normalize_newlines(text)))
     _check_text(text, source)
     # The blocks go to the Document as plain fields, validated in one call with it (a model per
     # paragraph, validated one by one, was a third of reading a long statute).
