@@ -83,6 +83,15 @@ def text_rows(mb: float, rounds: int, line_kb: int) -> None:
                   for _ in range(rounds)]
         row(f"{doc_type}, one {len(long) // 1000} k-char line: time per char over a 4x shorter line (a cost)",
             growth, "1.0 (linear)")
+    # A run of word characters with no punctuation or space at all (a garbled extraction) reaches
+    # the fallback's word level, where each cut asks which jieba token ends there: finding the
+    # run around an offset by walking back to its start was quadratic in the run's length.
+    run_short, run_long = "字" * (line_kb * 250), "字" * (line_kb * 1000)
+    growth = [(seconds(lambda: domainchunk.chunk_text(run_long, max_chars=1000)) / len(run_long))
+              / (seconds(lambda: domainchunk.chunk_text(run_short, max_chars=1000)) / len(run_short))
+              for _ in range(rounds)]
+    row(f"one {len(run_long) // 1000} k-char run of words without punctuation: time per char over a 4x shorter run (a cost)",
+        growth, "1.0 (linear)")
 
 
 def pdf_rows(rounds: int) -> None:
