@@ -256,3 +256,15 @@ def test_title_and_self_citation_words_are_the_rule_files(tmp_path):
     assert default["law"] is None and default["citations"][0]["law"] is None
     assert ours["law"] == "示范行业守则"
     assert ours["citations"] == [{"law": "示范行业守则", "article": 1, "label": "第一条"}]
+
+
+def test_a_title_longer_than_the_wrap_width_is_the_whole_title():
+    # hard-wrapped at 36 characters, as PDF text comes: the title's last part is a line of its
+    # own in the text, and only the view the outline reads joins it to the first.
+    from relayout import wrapped
+
+    title = "示范市人民代表大会常务委员会关于促进和保障示范区域生态环境保护工作若干问题的决定"
+    body = "\n\n".join(f"第{n}条　" + "示范机关应当依法履行示范职责，做好示范区域内的示范管理工作。" * 2 for n in "一二三四五六")
+    result = domainchunk.chunk(wrapped(f"{title}\n\n{body}\n"), doc_type="statute")
+    assert result.document.title == title
+    assert {c.metadata["law"] for c in result.chunks if c.metadata.get("article_label")} == {title}
