@@ -37,6 +37,7 @@ import regex
 from .errors import RuleError
 from .models import Block, Document, Page
 from .rulefile import RuleFile, _alternation, load_rules
+from .view import view_of
 
 Edit = tuple[int, int, str]  # replace text[start:end] by the string
 
@@ -62,7 +63,14 @@ _SHAPES: dict[str, str] = {
 # Separators between a label and its value: a colon (the label in Markdown bold or 【】 too),
 # blanks or a tab, 为/是. A value of digits and letters may also follow at once (住院号A123,
 # 电话88887777); a name, address or employer may not, or 签名确认 would mask 确认.
-_SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+#
+# A number, ID, phone, date or e-mail may also stand on the next line after a colon that ends its
+# line: a hard-wrapped text (a PDF's) cuts 住院号：| ZY0001 there, and a value of those shapes on the
+# next line is the field's. (A name, address or employer is not taken so: the next line may be
+# the form's next heading.)
+_SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+_NEXT_LINE = r"(?:\n{SP}*)?"
+_ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
 _GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
               "phi_email": "|"}
 
@@ -164,7 +172,8 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     labelled, group_of, labels = [], {}, {}
     for group, vocab in field_labels.items():
         shape = _SHAPES[group].format(**fill)
-        sep = _SEP.format(SP=_SP, GLUED=_GLUED_SEP.get(group, "").format(SP=_SP))
+        sep = _SEP.format(SP=_SP, GLUED=_GLUED_SEP.get(group, "").format(SP=_SP),
+                          NL=_NEXT_LINE.format(SP=_SP) if group in _ON_NEXT_LINE else "")
         for placeholder, aliases in vocab.items():
             group_of[placeholder] = group
             alt = _alternation({placeholder: aliases})
@@ -310,13 +319,13 @@ def _repeats(text: str, values: Mapping[str, str], groups: Mapping[str, str]) ->
             if len(key) < 5:  # a short number repeats by chance (a dose, a lab value)
                 continue
             if "alnum" not in views:
-                views["alnum"] = _View(text, _BLANKS + "-－")
+                views["alnum"] = _View(text, _BLANKS + "\n-－")
             view = views["alnum"]
             found += [(a, b, placeholder, "") for a, b in view.spans(key)
                       if not (a and _ALNUM.match(text[a - 1])) and not (b < len(text) and _ALNUM.match(text[b]))]
         elif len(chars) >= 2:
             if "blank" not in views:
-                views["blank"] = _View(text, _BLANKS)
+                views["blank"] = _View(text, _BLANKS + "\n")
             view = views["blank"]
             found += [(a, b, placeholder, "") for a, b in view.spans("".join(chars))]
     return found
@@ -335,6 +344,16 @@ def phi_edits(text: str, vocab: Vocabulary | None = None, known: Mapping[str, st
     for a, b, placeholder, group in found:
         values.setdefault(text[a:b], placeholder)
         groups.setdefault(text[a:b], group)
+    # Found on the tolerant view as well, as the rules read it: in a hard-wrapped text (a PDF's)
+    # a label and its value, a role word and a name, or a value itself, are cut apart by a line
+    # break the view joins (and Markdown marks between a label and its colon are out there). The
+    # text's own finds stay: the view leaves out running titles, which may hold a name too.
+    view = view_of(text)
+    if not view.identity:
+        for a, b, placeholder, group in _found(view.text, vocab):
+            found.append((view.to_text(a), view.end_to_text(b), placeholder, group))
+            values.setdefault(view.text[a:b], placeholder)
+            groups.setdefault(view.text[a:b], group)
     found += _repeats(text, values, groups)
     spans = sorted(((a, b, f"[{p}]") for a, b, p, _ in found if a < b), key=lambda e: (e[0], -e[1]))
     kept: list[Edit] = []
