@@ -66,10 +66,10 @@ _SHAPES: dict[str, str] = {
 #
 # A number, ID, phone, date or e-mail may also stand on the next line after a colon that ends its
 # line: a hard-wrapped text (a PDF's) cuts 住院号：| ZY0001 there, and a value of those shapes on the
-# next line is the field's. (A name, address or employer is not taken so: the next line may be
+# next line (past one blank line when the text is double-spaced) is the field's. (A name, address or employer is not taken so: the next line may be
 # the form's next heading.)
 _SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
-_NEXT_LINE = r"(?:\n{SP}*)?"
+_NEXT_LINE = r"(?:\n{SP}*){{0,2}}"  # the line after, or the one after a double-spaced text's blank line
 _ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
 _GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
               "phi_email": "|"}
@@ -238,10 +238,12 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
             continue
         heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
-        below = lines[i + 1]
+        # the row below, past the one blank line a double-spaced text puts between any two lines
+        j = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
+        below = lines[j]
         if not columns or "\t" not in below:
             continue
-        cell_start = starts[i + 1]
+        cell_start = starts[j]
         for j, cell in enumerate(below.split("\t")):
             value = cell.strip()
             if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:
