@@ -39,7 +39,26 @@ _CN_FONT = '"Noto Serif CJK SC", "Noto Sans CJK SC", "WenQuanYi Zen Hei", serif'
 
 
 def _lines(name: str) -> list[str]:
-    return [line for line in (CORPORA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The document's lines, each blank line kept as a mark on the line after it (``GAP``)."""
+    lines: list[str] = []
+    gap = False
+    for line in (CORPORA / name).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            gap = bool(lines)
+            continue
+        lines.append(GAP + line if gap else line)
+        gap = False
+    return lines
+
+
+# A blank line of the text is the space of an empty line above the next paragraph on the page.
+GAP = "\x00"
+
+
+def _paragraph(tag: str, line: str, cls: str = "") -> str:
+    classes = " ".join(c for c in (cls, "gap" if line.startswith(GAP) else "") if c)
+    attribute = f' class="{classes}"' if classes else ""
+    return f"<{tag}{attribute}>{html.escape(line.removeprefix(GAP))}</{tag}>"
 
 
 def _copy_gold(source: str, target: str) -> None:
@@ -48,24 +67,19 @@ def _copy_gold(source: str, target: str) -> None:
 
 def _page(title: str, css: str, body: str) -> str:
     return (f'<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>@page {{ size: A4; }} body {{ font-family: {_CN_FONT}; font-size: 12pt; line-height: 1.6; }} {css}</style></head>"
+            f"<style>@page {{ size: A4; }} body {{ font-family: {_CN_FONT}; font-size: 12pt; line-height: 1.6; }} {css}"
+            " .gap { margin-top: 1.6em; }</style></head>"
             f"<body>{body}</body></html>")
 
 
 def _statute_body(lines: list[str]) -> str:
     """A law below its title as a government site publishes it: 章/节 h2 centred, articles paragraphs."""
-    parts = []
-    for line in lines:
-        tag = "h2" if _HEADING.match(line) and len(line) <= 20 else "p"
-        parts.append(f"<{tag}>{html.escape(line)}</{tag}>")
-    return "".join(parts)
+    return "".join(_paragraph("h2" if _HEADING.match(line.removeprefix(GAP)) and len(line) <= 21 else "p", line) for line in lines)
 
 
 def _document_body(lines: list[str], head: int) -> str:
     """A court document or a record: its first ``head`` lines centred (court, kind, case number), then paragraphs."""
-    parts = [f'<p class="head">{html.escape(line)}</p>' for line in lines[:head]]
-    parts += [f"<p>{html.escape(line)}</p>" for line in lines[head:]]
-    return "".join(parts)
+    return "".join(_paragraph("p", line, "head" if index < head else "") for index, line in enumerate(lines))
 
 
 def _lab_body() -> tuple[str, list[Unit]]:
@@ -83,8 +97,9 @@ def _lab_body() -> tuple[str, list[Unit]]:
     return patient + table, units
 
 
-def _line_numbers(count: int = 60) -> str:
-    """Line numbers down the left margin, one a body line (a fixed element prints on every page)."""
+def _line_numbers(count: int = 30) -> str:
+    """Line numbers down the left margin, one a body line of the page (a fixed element prints on
+    every page); the court document under them is set without blank lines, line for line."""
     return '<div class="numbers">' + "".join(f"<div>{n}</div>" for n in range(1, count + 1)) + "</div>"
 
 
@@ -95,25 +110,25 @@ _HEAD_CSS = "p.head { text-align: center; font-size: 15pt; font-weight: bold; te
 PAGES = {
     "statute_江临市古村落保护条例_网页_Chromium.pdf": (
         "statute_江临市古村落保护条例.txt",
-        lambda lines: _page(lines[0], _STATUTE_CSS, f"<h1>{html.escape(lines[0])}</h1>{_statute_body(lines[1:])}"),
+        lambda lines: _page(lines[0], _STATUTE_CSS, _paragraph("h1", lines[0]) + _statute_body(lines[1:])),
         ["--no-pdf-header-footer"]),
     "statute_股份有限公司章程_两栏_Chromium.pdf": (
         "statute_股份有限公司章程_章节条_附则.txt",
         lambda lines: _page(lines[0], _STATUTE_CSS + " .cols { column-count: 2; column-gap: 2em; }",
-                            f'<h1>{html.escape(lines[0])}</h1><div class="cols">{_statute_body(lines[1:])}</div>'),
+                            _paragraph("h1", lines[0]) + f'<div class="cols">{_statute_body(lines[1:])}</div>'),
         ["--no-pdf-header-footer"]),
     "judgment_民事判决书_劳动争议_两端对齐字距_Chromium.pdf": (
         "judgment_民事判决书_劳动争议.txt",
-        lambda lines: _page(lines[1], _HEAD_CSS + " p { text-align: justify; letter-spacing: 0.08em; text-indent: 2em; margin: 0; }",
+        lambda lines: _page(lines[1].removeprefix(GAP), _HEAD_CSS + " p { text-align: justify; letter-spacing: 0.08em; text-indent: 2em; margin: 0; }",
                             _document_body(lines, 3)), ["--no-pdf-header-footer"]),
     "judgment_刑事判决书_单位犯罪_合议庭_行号_Chromium.pdf": (
         "judgment_刑事判决书_单位犯罪_合议庭.txt",
-        lambda lines: _page(lines[1], _HEAD_CSS + " @page { margin: 2cm 2cm 2cm 1.5cm; }"
+        lambda lines: _page(lines[1].removeprefix(GAP), _HEAD_CSS + " @page { margin: 2cm 2cm 2cm 1.5cm; }"
                             " body { line-height: 24pt; padding-left: 1.5cm; } p { margin: 0; text-indent: 2em; text-align: justify; }"
                             " p.head { line-height: 24pt; font-size: 12pt; }"
                             " .numbers { position: fixed; top: 0; left: 0; width: 0.9cm; text-align: right;"
                             " font-size: 9pt; line-height: 24pt; color: #666; }",
-                            _line_numbers() + _document_body(lines, 3)), ["--no-pdf-header-footer"]),
+                            _line_numbers() + _document_body([line.removeprefix(GAP) for line in lines], 3)), ["--no-pdf-header-footer"]),
     "emr_出院小结_示范_胃肠外科_页眉页脚_Chromium.pdf": (
         "emr_出院小结_示范_胃肠外科.txt",
         lambda lines: _page(lines[0], _HEAD_CSS + " p { margin: 0.2em 0; }"
@@ -154,8 +169,10 @@ def _fodt(lines: list[str]) -> str:
     """A flat ODT whose articles are items of a list numbered 第一条, 第二条 … by LibreOffice
     (``style:num-format`` Chinese numerals between a prefix and a suffix), their 款 plain
     paragraphs, the (一)(二) items a second list; the numbering runs on across chapters."""
+    lines = [line.removeprefix(GAP) for line in lines]
     body: list[str] = [f'<text:p text:style-name="Title">{html.escape(lines[0])}</text:p>']
     in_toc = False
+    articles = 0
     for line in lines[1:]:
         if line.replace("　", "") == "目录":
             in_toc = True
@@ -165,13 +182,17 @@ def _fodt(lines: list[str]) -> str:
         in_toc = False
         if article := _ARTICLE.match(line):
             text = html.escape(line[article.end():])
-            body.append(f'<text:list text:style-name="Articles" text:continue-numbering="true"><text:list-item>'
+            # one list across the document: each later article's list continues the first one's numbers
+            link = 'text:continue-list="articles"' if articles else 'xml:id="articles"'
+            articles += 1
+            body.append(f'<text:list {link} text:style-name="Articles"><text:list-item>'
                         f'<text:p text:style-name="Body">{text}</text:p></text:list-item></text:list>')
         elif item := _ITEM.match(line):
-            restart = "" if body[-1].startswith('<text:list text:style-name="Items"') else ' text:start-value="1"'
-            text = html.escape(line[item.end():])
-            body.append(f'<text:list text:style-name="Items"><text:list-item{restart}>'
-                        f'<text:p text:style-name="Body">{text}</text:p></text:list-item></text:list>')
+            item_text = f'<text:list-item><text:p text:style-name="Body">{html.escape(line[item.end():])}</text:p></text:list-item>'
+            if body[-1].endswith("</text:list><!--items-->"):  # the next item of the list above
+                body[-1] = body[-1][: -len("</text:list><!--items-->")] + item_text + "</text:list><!--items-->"
+            else:
+                body.append(f'<text:list text:style-name="Items">{item_text}</text:list><!--items-->')
         else:
             body.append(f'<text:p text:style-name="Body">{html.escape(line)}</text:p>')
     cn = "一, 二, 三, ..."
@@ -258,7 +279,7 @@ def main() -> None:
         _libreoffice(*ODT_PRINT, tmp)
         _copy_gold(*ODT_PRINT)
     _rewritten("judgment_民事判决书_劳动争议_两端对齐字距_Chromium.pdf", "judgment_民事判决书_劳动争议_页面旋转.pdf", rotate=True)
-    _rewritten("statute_江临市古村落保护条例_列表编号_ODT_LibreOffice.pdf", "statute_江临市古村落保护条例_裁剪框偏移.pdf", rotate=False)
+    _rewritten("contract_技术服务合同_浏览器页眉页脚_Chromium.pdf", "contract_技术服务合同_裁剪框偏移.pdf", rotate=False)
 
 
 if __name__ == "__main__":
