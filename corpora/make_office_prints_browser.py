@@ -165,10 +165,12 @@ _ARTICLE = re.compile(r"^第[一二三四五六七八九十百零]+条[　 ]*")
 _ITEM = re.compile(r"^（[一二三四五六七八九十]+）")
 
 
-def _fodt(lines: list[str]) -> str:
+def _fodt(lines: list[str], line_numbers: bool = False) -> str:
     """A flat ODT whose articles are items of a list numbered 第一条, 第二条 … by LibreOffice
     (``style:num-format`` Chinese numerals between a prefix and a suffix), their 款 plain
-    paragraphs, the (一)(二) items a second list; the numbering runs on across chapters."""
+    paragraphs, the (一)(二) items a second list; the numbering runs on across chapters. With
+    ``line_numbers``, LibreOffice's line numbering counts the printed lines in the left margin,
+    from 1 on every page, as courts print their documents."""
     lines = [line.removeprefix(GAP) for line in lines]
     body: list[str] = [f'<text:p text:style-name="Title">{html.escape(lines[0])}</text:p>']
     in_toc = False
@@ -214,17 +216,23 @@ def _fodt(lines: list[str]) -> str:
         '<style:list-level-label-alignment text:label-followed-by="nothing" fo:text-indent="0cm" fo:margin-left="0.85cm"/>'
         '</style:list-level-properties></text:list-level-style-number></text:list-style>'
     )
+    if line_numbers:
+        styles += ('<text:linenumbering-configuration text:number-lines="true" text:increment="1" style:num-format="1"'
+                   ' text:number-position="left" text:offset="0.5cm" text:restart-on-page="true" text:count-empty-lines="false"/>')
     return (f'<?xml version="1.0" encoding="UTF-8"?><office:document {_ODT_NS} office:version="1.3" '
             f'office:mimetype="application/vnd.oasis.opendocument.text"><office:styles>{styles}</office:styles>'
             f"<office:body><office:text>{''.join(body)}</office:text></office:body></office:document>")
 
 
-ODT_PRINT = ("statute_江临市古村落保护条例.txt", "statute_江临市古村落保护条例_列表编号_ODT_LibreOffice.pdf")
+ODT_PRINTS = {  # name -> (source, line numbers)
+    "statute_江临市古村落保护条例_列表编号_ODT_LibreOffice.pdf": ("statute_江临市古村落保护条例.txt", False),
+    "statute_江临市古村落保护条例_列表编号_行号_ODT_LibreOffice.pdf": ("statute_江临市古村落保护条例.txt", True),
+}
 
 
-def _libreoffice(source: str, target: str, tmp: Path) -> None:
+def _libreoffice(source: str, target: str, line_numbers: bool, tmp: Path) -> None:
     fodt = tmp / "statute.fodt"
-    fodt.write_text(_fodt(_lines(source)), encoding="utf-8")
+    fodt.write_text(_fodt(_lines(source), line_numbers), encoding="utf-8")
     subprocess.run([shutil.which("soffice") or "soffice", "--headless", f"-env:UserInstallation=file://{tmp}/lo",
                     "--convert-to", "pdf", "--outdir", str(tmp), str(fodt)], check=True, capture_output=True, timeout=300)
     (OUT / target).write_bytes((tmp / "statute.pdf").read_bytes())
@@ -234,33 +242,36 @@ def _libreoffice(source: str, target: str, tmp: Path) -> None:
 
 
 def _rewritten(source: str, target: str, *, rotate: bool) -> None:
-    """Each page of ``source`` placed on a new page: turned a quarter and shown through ``/Rotate 90``
-    (the page reads upright, its content stored sideways), or shifted inside a larger media box
-    and shown through a crop box at an offset (the text's coordinates no longer start at 0)."""
-    import pypdfium2 as pdfium
+    """``source`` with every page's content moved as a PDF editor moves it (each object's matrix):
+    turned a quarter and shown through ``/Rotate 90`` (the page reads upright, its content stored
+    sideways, as a landscape page is), or shifted inside a larger media box and shown through a
+    crop box at that offset (the text's coordinates no longer start at the page's corner)."""
+    import ctypes
 
-    src = pdfium.PdfDocument(OUT / source)
-    out = pdfium.PdfDocument.new()
-    for index in range(len(src)):
-        width, height = src[index].get_size()
-        xobject = src.page_as_xobject(index, out)
-        placed = xobject.as_pageobject()
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(OUT / source)
+    for index in range(len(document)):
+        page = document[index]
+        width, height = page.get_size()
         if rotate:
-            page = out.new_page(height, width)  # stored landscape, shown portrait
-            # content turned anticlockwise by 90°: (x, y) -> (height - y, x); /Rotate 90 turns it back
-            placed.transform(pdfium.PdfMatrix(0, 1, -1, 0, height, 0))
-            page.insert_obj(placed)
-            page.gen_content()
-            page.set_rotation(90)
+            # turned anticlockwise by 90°: (x, y) -> (height - y, x); /Rotate 90 turns it back
+            matrix, media = pdfium.PdfMatrix(0, 1, -1, 0, height, 0), (0, 0, height, width)
         else:
             dx, dy = 90.0, 140.0
-            page = out.new_page(width + 2 * dx, height + 2 * dy)
-            placed.transform(pdfium.PdfMatrix().translate(dx, dy))
-            page.insert_obj(placed)
-            page.gen_content()
+            matrix, media = pdfium.PdfMatrix().translate(dx, dy), (0, 0, width + 2 * dx, height + 2 * dy)
+        # the content stream wrapped in ``q <matrix> cm … Q`` (pdfium's FPDFPage_TransFormWithClip)
+        raw_matrix = pdfium_c.FS_MATRIX(*matrix.get())
+        pdfium_c.FPDFPage_TransFormWithClip(page.raw, ctypes.byref(raw_matrix), None)
+        page.set_mediabox(*media)
+        if rotate:
+            page.set_cropbox(*media)
+            page.set_rotation(90)
+        else:
             page.set_cropbox(dx, dy, dx + width, dy + height)
         page.close()
-    out.save(OUT / target)
+    document.save(OUT / target)
     (OUT / f"{target}.gold.json").write_text((OUT / f"{source}.gold.json").read_text(encoding="utf-8"), encoding="utf-8")
 
 
@@ -276,8 +287,9 @@ def main() -> None:
         body, units = _lab_body()
         _chromium(LAB_PAGE, _page(LAB_PATIENT[0], _LAB_CSS, body), ["--no-pdf-header-footer"], tmp)
         write_gold(LAB_PAGE, "lab_report", units)
-        _libreoffice(*ODT_PRINT, tmp)
-        _copy_gold(*ODT_PRINT)
+        for target, (source, line_numbers) in ODT_PRINTS.items():
+            _libreoffice(source, target, line_numbers, tmp)
+            _copy_gold(source, target)
     _rewritten("judgment_民事判决书_劳动争议_两端对齐字距_Chromium.pdf", "judgment_民事判决书_劳动争议_页面旋转.pdf", rotate=True)
     _rewritten("contract_技术服务合同_浏览器页眉页脚_Chromium.pdf", "contract_技术服务合同_裁剪框偏移.pdf", rotate=False)
 

@@ -57,6 +57,9 @@ FOOTNOTE_SIZE = 0.85
 FOOTNOTE_ZONE = 0.6
 # A note's number: 1, ①, [1] or *, run into its text (1本条所称…), not a numbered item (1. 1、) or a value.
 _NOTE_MARK = regex.compile(r"^(?:\d{1,2}(?![\d.．、,，)）:：%])|[\u2460-\u2473]|\[\d{1,2}\]|\*)\s*\p{Han}")
+# A margin's line numbering: this many bare numbers beside the text of a page, counting up.
+LINE_NUMBERS = 5
+_LINE_NUMBER = regex.compile(r"^\d{1,3}$")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 # A bold line of about the body's size is a heading when it is short, ends no sentence and is
 # no row of cells: Word sets chapter and section titles bold in the body's size, centred or
@@ -210,6 +213,8 @@ def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) 
 # A char as pdfium reports it: (text, generated, left, top, right, bottom, index) in top-down
 # page coordinates; pdfium's generated whitespace carries no box (only its presence is used).
 Char = tuple[str, bool, float, float, float, float, int]
+# An affine map (a, b, c, d, e, f) in PDF's row-vector convention: x' = a·x + c·y + e, y' = b·x + d·y + f.
+Matrix = tuple[float, float, float, float, float, float]
 
 
 def _unconverted(function):
@@ -226,15 +231,35 @@ _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 
 
-def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
-    """Every char of the page in content order, without the glyphs pdfium made up (it adds
-    a hyphen or letters at line ends; whitespace it adds is kept, boxless, as a word gap)."""
+def _page_view(page: pdfium.PdfPage) -> Matrix:
+    """The matrix from the page's user space to the page as it is shown, top-down: its visible box
+    (the crop box) starts at (0, 0), and a page stored turned (``/Rotate``) is turned upright, as a
+    viewer shows it and a person reads it. pdfium reports chars and paths in user space, which a
+    producer may offset (a crop box inside a larger media box) or store sideways (a landscape page)."""
+    box = pdfium_c.FS_RECTF()
+    pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(box))
+    x0, y0, x1, y1 = box.left, box.bottom, box.right, box.top
+    # x' = a·x + c·y + e, y' = b·x + d·y + f, y' measured down from the shown page's top
+    return {
+        0: (1.0, 0.0, 0.0, -1.0, -x0, y1),
+        1: (0.0, 1.0, 1.0, 0.0, -y0, -x0),  # 90° clockwise: the stored left edge is the top
+        2: (-1.0, 0.0, 0.0, 1.0, x1, -y0),
+        3: (0.0, -1.0, -1.0, 0.0, y1, x1),  # 270°: the stored right edge is the top
+    }[pdfium_c.FPDFPage_GetRotation(page.raw) % 4]
+
+
+def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
+    """Every char of the page in content order, in the coordinates of the page as shown (``view``),
+    without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
+    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
     unicode_of, generated, loose_box = _UNICODE_OF, _GENERATED, _LOOSE_BOX
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
+    a, b, c, d, e, f = view
+    turned = b != 0.0  # a quarter turn swaps the axes
     chars: list[Char] = []
     for i in range(textpage.count_chars()):
         char = chr(unicode_of(raw, i))
@@ -247,7 +272,15 @@ def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
             continue
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
-        chars.append((char, False, rect.left, height - rect.top, rect.right, height - rect.bottom, i))
+        if turned:
+            xs, ys = (c * rect.bottom + e, c * rect.top + e), (b * rect.left + f, b * rect.right + f)
+        else:
+            xs, ys = (a * rect.left + e, a * rect.right + e), (d * rect.top + f, d * rect.bottom + f)
+        left, right = min(xs), max(xs)
+        top, bottom = min(ys), max(ys)
+        if right < 0.0 or left > width or bottom < 0.0 or top > height:
+            continue
+        chars.append((char, False, left, top, right, bottom, i))
     return chars
 
 
@@ -386,8 +419,6 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
 # How deep form XObjects are searched for paths (pypdfium2's ``get_objects`` default).
 FORM_DEPTH = 15
 
-Matrix = tuple[float, float, float, float, float, float]
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 def _compose(inner: Matrix, outer: Matrix) -> Matrix:
@@ -397,14 +428,15 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict]:
+def _ruling_edges(page: pdfium.PdfPage, view: Matrix) -> list[dict]:
     """The page's vector paths as the edges pdfplumber's table finder reads (``page.edges``).
 
     Read from pdfium's raw path segments (forms included) instead of opening the file again
     in pdfminer, which interprets the whole content stream in Python and was most of the
     time of a page with a table. Each subpath becomes what pdfminer would make of it: two
     points are a line, a closed axis-aligned four-cornered path a rectangle (four edges),
-    anything else a curve through its points (edges between neighbouring points).
+    anything else a curve through its points (edges between neighbouring points). Points are
+    read in the page as shown (``view``, see :func:`_page_view`).
     """
     edges: list[dict] = []
     matrix = pdfium_c.FS_MATRIX()
@@ -427,7 +459,7 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict]:
             for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
                 segment = pdfium_c.FPDFPath_GetPathSegment(obj, k)
                 pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
-                point = (a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f))
+                point = (a * x.value + c * y.value + e, b * x.value + d * y.value + f)
                 if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO:
                     _subpath_edges(subpath, False, edges)
                     subpath = []
@@ -437,7 +469,7 @@ def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict]:
                     subpath = []
             _subpath_edges(subpath, False, edges)
 
-    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, _IDENTITY, 0)
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, view, 0)
     return edges
 
 
@@ -479,9 +511,9 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number: int) -> tuple[list[Table], list[Table]]:
+def _find_tables(page: pdfium.PdfPage, chars: list[Char], view: Matrix, number: int) -> tuple[list[Table], list[Table]]:
     """Ruled tables, and ruled single rows: pdfplumber's table finder on the page's paths and pdfium's chars."""
-    edges = _ruling_edges(page, height)
+    edges = _ruling_edges(page, view)
     if not any(edge["orientation"] == "h" for edge in edges) or not any(edge["orientation"] == "v" for edge in edges):
         return [], []  # a table needs rulings both ways: most pages draw none, or only a rule
     tables, lone = [], []
@@ -678,6 +710,27 @@ def _remove_furniture(pages: list[PageContent]) -> None:
             elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and line.text not in body):
                 furniture.add(id(line))
         page.lines = [line for line in page.lines if id(line) not in furniture]
+
+
+def _remove_line_numbers(pages: list[PageContent]) -> None:
+    """Set aside the numbers a court's or a word processor's line numbering prints down the margin
+    (LibreOffice's and Word's 行号, a web system's numbered gutter): on a page, at least
+    LINE_NUMBERS lines that are each a bare number, all beside the text (ending left of every
+    other line's start, or starting right of every end), counting up from top to bottom. A person
+    reads past them; read as lines, they fall between the lines they number and part them."""
+    for page in pages:
+        numbers = [line for line in page.lines if _LINE_NUMBER.match(line.text)]
+        if len(numbers) < LINE_NUMBERS:
+            continue
+        text = [line for line in page.lines if not _LINE_NUMBER.match(line.text)]
+        if not text:
+            continue
+        left, right = min(line.x0 for line in text), max(line.x1 for line in text)
+        for beside in ([n for n in numbers if n.x1 < left], [n for n in numbers if n.x0 > right]):
+            values = [int(n.text) for n in sorted(beside, key=lambda n: n.top)]
+            if len(values) >= LINE_NUMBERS and all(a < b for a, b in zip(values, values[1:])):
+                dropped = {id(n) for n in beside}
+                page.lines = [line for line in page.lines if id(line) not in dropped]
 
 
 def _remove_footnotes(pages: list[PageContent]) -> None:
@@ -1115,6 +1168,7 @@ def read_pdf(data: bytes, source: str) -> Document:
         document.close()
     if not any(page.lines or page.tables for page in pages):
         raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
+    _remove_line_numbers(pages)
     _remove_furniture(pages)
     _remove_footnotes(pages)
     for page in pages:
@@ -1142,8 +1196,9 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             width, height = page.get_size()
             content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
-            chars = _page_chars(textpage, height)
-            content.tables, content.lone_rows = _find_tables(page, chars, height, index + 1)
+            view = _page_view(page)
+            chars = _page_chars(textpage, view, width, height)
+            content.tables, content.lone_rows = _find_tables(page, chars, view, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
             _set_font_sizes(content.lines, textpage)
