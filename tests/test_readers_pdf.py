@@ -955,3 +955,20 @@ def test_margin_line_numbers_are_set_aside():
     lines = _lines(read_pdf(_pages(draw, 2), "numbered.pdf").text)
     assert not any(re.fullmatch(r"\d+", line) for line in lines), lines
     assert lines.count(body) == 2
+
+
+def test_a_browser_header_holding_the_title_beside_the_date_is_furniture_on_page_one_too():
+    """A browser prints the date and time beside the page's title at the top of every page."""
+    def draw(c, number):
+        c.setFont("STSong-Light", 9)
+        c.drawString(30, 820, "2024/3/5 10:20")
+        c.drawCentredString(297, 820, "示范市绿化条例")
+        c.setFont("STSong-Light", 12)
+        if number == 1:
+            c.drawCentredString(297, 760, "示范市绿化条例")
+        for row, line in enumerate(_ARTICLES):
+            c.drawString(72, 720 - 24 * row, line)
+
+    doc = read_pdf(_pages(draw, 3), "browser.pdf")
+    assert doc.text.startswith("示范市绿化条例\n"), doc.text[:60]
+    assert "10:20" not in doc.text

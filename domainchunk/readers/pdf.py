@@ -51,6 +51,10 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
+# A page's first line this long inside a running header whose other text is no words (a browser's
+# date and time beside the page's title) is the title that header repeats.
+TITLE_IN_HEADER = 4
+_HAN = regex.compile(r"\p{Han}")
 # A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
 # the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
 FOOTNOTE_SIZE = 0.85
@@ -693,7 +697,8 @@ def _remove_furniture(pages: list[PageContent]) -> None:
 
     A repeated top-band line (a letterhead, a running title) is kept once, on
     page 1, where it names the document, unless page 1 names it below as well (a
-    running header that repeats the title); footers are dropped everywhere.
+    running header that repeats the title, or holds it among the date and time a
+    browser prints beside the page's title); footers are dropped everywhere.
     """
     counts: Counter[tuple[str, int]] = Counter()
     for page in pages:
@@ -703,11 +708,16 @@ def _remove_furniture(pages: list[PageContent]) -> None:
         furniture = set()
         band = _band_lines(page)
         body = {line.text for line in page.lines if line not in band} if index == 0 else set()
+        # the first line of page 1 that repeats on no other page (a title may sit in the band too)
+        own = [line for line in page.lines if counts[_band_key(line) or ("", 0)] < needed] if index == 0 else []
+        title = min(own, key=lambda line: line.top).text if own else ""
         for line in band:
             key = _band_key(line)
+            named_below = line.text in body or (len(title) >= TITLE_IN_HEADER and title in line.text
+                                                and not _HAN.search(line.text.replace(title, "")))
             if _PAGE_NUMBER.match(line.text) or key is None:
                 furniture.add(id(line))
-            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and line.text not in body):
+            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
                 furniture.add(id(line))
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
