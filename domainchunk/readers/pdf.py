@@ -221,18 +221,23 @@ Char = tuple[str, bool, float, float, float, float, int]
 Matrix = tuple[float, float, float, float, float, float]
 
 
-def _unconverted(function):
+def _unconverted(function, restype=None):
     """The same C function without its declared argument types: ctypes then passes the
     text page pointer, an int and a ``byref`` box as they are instead of converting and
     checking each argument, which halves the cost of the three calls made per char. Every
-    result fits the default ``int`` (a code point, a flag, a boolean)."""
-    return type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+    result fits the default ``int`` (a code point, a flag, a boolean) unless ``restype`` says
+    otherwise (a pointer)."""
+    unchecked = type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+    if restype is not None:
+        unchecked.restype = restype
+    return unchecked
 
 
 _UNICODE_OF = _unconverted(pdfium_c.FPDFText_GetUnicode)
 _GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
 _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
+_TEXT_OF = _unconverted(pdfium_c.FPDFText_GetText)
 
 
 def _page_view(page: pdfium.PdfPage) -> Matrix:
@@ -252,6 +257,21 @@ def _page_view(page: pdfium.PdfPage) -> Matrix:
     }[pdfium_c.FPDFPage_GetRotation(page.raw) % 4]
 
 
+def _page_text(raw, count: int) -> str | None:
+    """The page's chars in one call (FPDFText_GetText, UTF-16), one per index, instead of one
+    FPDFText_GetUnicode call per char; None where the text holds a char beyond the BMP, whose two
+    UTF-16 units would shift the indexes. GetText writes U+FFFE for a control char: those few
+    are read one by one."""
+    buffer = ctypes.create_string_buffer(2 * (count + 1))
+    _TEXT_OF(raw, 0, count, buffer)
+    text = buffer.raw[: 2 * count].decode("utf-16-le", errors="surrogatepass")
+    if len(text) != count or any("\ud800" <= char <= "\udfff" for char in text):
+        return None
+    if "\ufffe" in text:
+        text = "".join(chr(_UNICODE_OF(raw, i)) if char == "\ufffe" else char for i, char in enumerate(text))
+    return text
+
+
 def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
     """Every char of the page in content order, in the coordinates of the page as shown (``view``),
     without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
@@ -264,9 +284,12 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
     box = ctypes.byref(rect)
     a, b, c, d, e, f = view
     turned = b != 0.0  # a quarter turn swaps the axes
+    upright = (a, b, c, d) == (1.0, 0.0, 0.0, -1.0)
     chars: list[Char] = []
-    for i in range(textpage.count_chars()):
-        char = chr(unicode_of(raw, i))
+    count = textpage.count_chars()
+    text = _page_text(raw, count) if count > 0 else ""
+    for i in range(count):
+        char = text[i] if text is not None else chr(unicode_of(raw, i))
         if char == "\x00":
             continue
         made_up = bool(generated(raw, i))
@@ -276,12 +299,15 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
             continue
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
-        if turned:
-            xs, ys = (c * rect.bottom + e, c * rect.top + e), (b * rect.left + f, b * rect.right + f)
+        if upright:  # most pages: only the origin moves and the y axis turns down
+            left, right, top, bottom = rect.left + e, rect.right + e, f - rect.top, f - rect.bottom
         else:
-            xs, ys = (a * rect.left + e, a * rect.right + e), (d * rect.top + f, d * rect.bottom + f)
-        left, right = min(xs), max(xs)
-        top, bottom = min(ys), max(ys)
+            if turned:
+                xs, ys = (c * rect.bottom + e, c * rect.top + e), (b * rect.left + f, b * rect.right + f)
+            else:
+                xs, ys = (a * rect.left + e, a * rect.right + e), (d * rect.top + f, d * rect.bottom + f)
+            left, right = min(xs), max(xs)
+            top, bottom = min(ys), max(ys)
         if right < 0.0 or left > width or bottom < 0.0 or top > height:
             continue
         chars.append((char, False, left, top, right, bottom, i))
@@ -432,6 +458,27 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
+# pdfium's page-object and path calls, unchecked as the per-char ones are (see _unconverted):
+# a page of ruled tables holds thousands of path segments, four calls each.
+class _Handle(ctypes.c_void_p):
+    """A pointer result kept as a ctypes object (a c_void_p subclass is not turned into an int),
+    so an unchecked call passes it back as a pointer, not truncated to a C int."""
+
+
+_POINTER = _Handle
+_PAGE_COUNT = _unconverted(pdfium_c.FPDFPage_CountObjects)
+_PAGE_OBJECT = _unconverted(pdfium_c.FPDFPage_GetObject, _POINTER)
+_FORM_COUNT = _unconverted(pdfium_c.FPDFFormObj_CountObjects)
+_FORM_OBJECT = _unconverted(pdfium_c.FPDFFormObj_GetObject, _POINTER)
+_OBJECT_TYPE = _unconverted(pdfium_c.FPDFPageObj_GetType)
+_OBJECT_MATRIX = _unconverted(pdfium_c.FPDFPageObj_GetMatrix)
+_SEGMENT_COUNT = _unconverted(pdfium_c.FPDFPath_CountSegments)
+_SEGMENT = _unconverted(pdfium_c.FPDFPath_GetPathSegment, _POINTER)
+_SEGMENT_POINT = _unconverted(pdfium_c.FPDFPathSegment_GetPoint)
+_SEGMENT_TYPE = _unconverted(pdfium_c.FPDFPathSegment_GetType)
+_SEGMENT_CLOSE = _unconverted(pdfium_c.FPDFPathSegment_GetClose)
+
+
 def _ruling_edges(page: pdfium.PdfPage, view: Matrix) -> list[dict]:
     """The page's vector paths as the edges pdfplumber's table finder reads (``page.edges``).
 
@@ -445,35 +492,39 @@ def _ruling_edges(page: pdfium.PdfPage, view: Matrix) -> list[dict]:
     edges: list[dict] = []
     matrix = pdfium_c.FS_MATRIX()
     x, y = ctypes.c_float(), ctypes.c_float()
+    matrix_ref, x_ref, y_ref = ctypes.byref(matrix), ctypes.byref(x), ctypes.byref(y)
+    object_type, path, form = _OBJECT_TYPE, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
+    moveto = pdfium_c.FPDF_SEGMENT_MOVETO
 
     def walk(parent, count_objects, get_object, outer: Matrix, level: int) -> None:
         for i in range(count_objects(parent)):
             obj = get_object(parent, i)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM):
+            kind = object_type(obj)
+            if kind != path and kind != form:
                 continue
-            pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+            _OBJECT_MATRIX(obj, matrix_ref)
             own = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f), outer)
-            if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            if kind == form:
                 if level < FORM_DEPTH - 1:
-                    walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, own, level + 1)
+                    walk(obj, _FORM_COUNT, _FORM_OBJECT, own, level + 1)
                 continue
             subpath: list[tuple[float, float]] = []
             a, b, c, d, e, f = own
-            for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
-                segment = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-                pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
-                point = (a * x.value + c * y.value + e, b * x.value + d * y.value + f)
-                if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO:
+            for k in range(_SEGMENT_COUNT(obj)):
+                segment = _SEGMENT(obj, k)
+                _SEGMENT_POINT(segment, x_ref, y_ref)
+                px, py = x.value, y.value
+                point = (a * px + c * py + e, b * px + d * py + f)
+                if _SEGMENT_TYPE(segment) == moveto:
                     _subpath_edges(subpath, False, edges)
                     subpath = []
                 subpath.append(point)
-                if pdfium_c.FPDFPathSegment_GetClose(segment):
+                if _SEGMENT_CLOSE(segment):
                     _subpath_edges(subpath, True, edges)
                     subpath = []
             _subpath_edges(subpath, False, edges)
 
-    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, view, 0)
+    walk(page.raw, _PAGE_COUNT, _PAGE_OBJECT, view, 0)
     return edges
 
 
@@ -638,8 +689,12 @@ def _cell_text(glyphs: list[Glyph]) -> str:
     joined by a space within a line and a newline between lines."""
     from pdfplumber.utils.text import LIGATURES  # what pdfplumber expands in a word's text
 
+    # Most cells hold one line: tops that all lie within the tolerance make one cluster of
+    # chars and one of words, in their order, so neither clustering need be run.
+    tops = [g[2] for g in glyphs]
+    one_line = not tops or max(tops) - min(tops) <= Y_TOLERANCE
     words: list[tuple[float, str]] = []  # (top, text)
-    for line in _clusters(glyphs, lambda g: g[2]):
+    for line in [glyphs] if one_line else _clusters(glyphs, lambda g: g[2]):
         word: list[Glyph] = []
         for glyph in sorted(line, key=lambda g: g[1]):
             if glyph[0].isspace():
@@ -652,6 +707,8 @@ def _cell_text(glyphs: list[Glyph]) -> str:
             else:
                 word.append(glyph)
         _flush(word, words, LIGATURES)
+    if one_line:
+        return " ".join(text for _, text in words)
     return "\n".join(" ".join(text for _, text in line) for line in _clusters(words, lambda w: w[0]))
 
 
