@@ -972,3 +972,16 @@ def test_a_browser_header_holding_the_title_beside_the_date_is_furniture_on_page
     doc = read_pdf(_pages(draw, 3), "browser.pdf")
     assert doc.text.startswith("示范市绿化条例\n"), doc.text[:60]
     assert "10:20" not in doc.text
+
+
+def test_a_field_label_wrapped_to_the_margin_goes_on_where_labelled_paragraphs_start_at_the_indent():
+    """A word processor's print indents every paragraph, those opening with a field label
+    (诊疗意见：) too; a label at the margin after a full line is a field named mid-paragraph
+    that the wrap brought to the line start (…无发热。/查体：…), not a paragraph of its own."""
+    from relayout import to_pdf_word
+
+    text = (Path(__file__).parents[1] / "corpora" / "emr_日常病程记录_上级医师查房.txt").read_text(encoding="utf-8")
+    doc = read_pdf(to_pdf_word(text), "ward.pdf")
+    lines = _lines(doc.text)
+    assert any("无发热。" in line and "查体：体温" in line for line in lines), lines
+    assert sum(line.startswith("诊疗意见：") for line in lines) == 2

@@ -1048,10 +1048,12 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
         return False
     if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
-            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size and not opens_paragraph(following.text)):
+            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size
+            and (margin.labels_indented or not opens_paragraph(following.text))):
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
-        # an article, item or field of its own, which some paragraphs start at the margin.
+        # an article, item or field of its own, which some paragraphs start at the margin; not
+        # where such paragraphs start at the indent as the others do (a field named mid-paragraph).
         return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
     if abs(line.font_size - following.font_size) > 0.15 * line.font_size:
         return False
@@ -1086,11 +1088,14 @@ def _indented(line: Line, left: float) -> bool:
 
 @dataclass(frozen=True)
 class Margin:
-    """A column's left margin (None where no EDGE_LINES lines agree on one), and whether its
-    paragraphs start at a first-line indent (at least EDGE_LINES lines start there)."""
+    """A column's left margin (None where no EDGE_LINES lines agree on one), whether its
+    paragraphs start at a first-line indent (at least EDGE_LINES lines start there), and whether
+    those that open with an article, item or field label do too (at least EDGE_LINES of them
+    at the indent and more than at the margin): then a label at the margin is a wrapped line's."""
 
     left: float | None
     indents: bool
+    labels_indented: bool = False
 
 
 def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
@@ -1104,7 +1109,13 @@ def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
             common = [x for x, n in starts.most_common(2) if n >= EDGE_LINES]
             edge = float(min(common)) if common else None
             indents = edge is not None and sum(1 for l in column if len(l.text) >= 4 and _indented(l, edge)) >= EDGE_LINES
-            margin = Margin(edge, indents)
+            labels_indented = False
+            if indents:
+                assert edge is not None
+                labelled = [l for l in column if l.heading_level is None and opens_paragraph(l.text)]
+                at_indent = sum(1 for l in labelled if _indented(l, edge))
+                labels_indented = at_indent >= EDGE_LINES and at_indent > len(labelled) - at_indent
+            margin = Margin(edge, indents, labels_indented)
             edges.update((id(line), margin) for line in column)
     return edges
 
