@@ -7,9 +7,12 @@ the file is never opened in pdfplumber (its pdfminer parse of the whole page was
 most of the time of a page with a table). The pipeline per document:
 
 1. per page, chars → lines (with geometry, and bold read from a few of their
-   chars) and ruled tables; the spaces pdfium makes up for gaps that are only a
-   justified line's letter spacing are dropped;
-2. running headers, footers and page numbers removed: lines in the top or
+   chars) and ruled tables, in the coordinates of the page as shown (its crop box
+   from (0, 0), a page stored turned by ``/Rotate`` upright, chars outside it
+   dropped); the spaces pdfium makes up for gaps that are only a justified line's
+   letter spacing are dropped;
+2. margin line numbers (a bare number beside each line, counting up) set aside;
+   running headers, footers and page numbers removed: lines in the top or
    bottom band that are page numbers or repeat across pages;
 3. columns: a page whose lines leave a vertical gutter is read left column
    first, then right;
