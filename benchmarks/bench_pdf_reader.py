@@ -31,7 +31,13 @@ def default_files() -> list[Path]:
 
 
 def plumber_pass(blobs: list[bytes]) -> int:
+    import logging
+
     import pdfplumber
+
+    # pdfminer warns once per glyph of a font without a FontBBox (Chromium's prints): the peer is
+    # timed reading text, not writing thousands of warnings to the terminal.
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
 
     pages = 0
     for data in blobs:

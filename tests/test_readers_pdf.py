@@ -879,3 +879,109 @@ def test_a_row_split_by_the_break_in_a_table_grouped_by_its_first_column_joins_i
     at = lines.index("术前四项")
     assert lines[at + 1 : at + 4] == ["\t乙肝表面抗原\t阴性\tIU/mL", "\t丙型肝炎病毒抗体\t阴性\tS/CO", "\t梅毒抗体\t阴性\tS/CO"]
     assert lines.count("检验组合\t项目名称\t结果\t单位") == 1
+
+
+# ---------------------------------------------------------------- the page as shown (round nine)
+
+_ARTICLES = ["第一条　为了示范页面的读法，制定本办法。", "第二条　本办法自公布之日起施行。", "第三条　本办法由示范机关负责解释。"]
+
+
+def _pages(draw_page, count: int, **canvas_args) -> bytes:
+    """A PDF of ``count`` pages, each drawn by ``draw_page(canvas, number)``."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, **canvas_args)
+    for number in range(1, count + 1):
+        draw_page(c, number)
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def test_a_page_stored_turned_reads_upright():
+    """A landscape-stored page shown portrait through /Rotate 90, its content drawn turned the
+    other way: pdfium reports its chars sideways; read as the page is shown, the lines are lines."""
+    def draw(c, number):
+        c.setPageRotation(90)
+        c.transform(0, 1, -1, 0, 842, 0)  # (x, y) of the portrait page -> stored landscape
+        c.setFont("STSong-Light", 12)
+        for row, line in enumerate(_ARTICLES):
+            c.drawString(72, 760 - 24 * row, line)
+
+    doc = read_pdf(_pages(draw, 1, pagesize=(842, 595)), "turned.pdf")
+    assert _lines(doc.text) == [line.replace("　", " ") for line in _ARTICLES]
+
+
+def test_a_crop_box_offset_from_the_media_box_keeps_the_bands_and_hides_what_is_outside():
+    """A crop box inside a larger media box: page numbers at the foot of the page as shown are
+    furniture, and a mark printed in the media box outside the crop box is not on the page."""
+    def draw(c, number):
+        c.setCropBox((90, 140, 90 + 595, 140 + 842))
+        c.setFont("STSong-Light", 12)
+        c.drawString(10, 40, "裁切标记　示范印刷厂")  # outside the crop box
+        c.translate(90, 140)
+        for row, line in enumerate(_ARTICLES):
+            c.drawString(72, 760 - 24 * row, line.replace("第", f"第{'一二'[number - 1]}部分第") if row == 0 else line)
+        c.drawCentredString(297, 30, f"- {number} -")
+
+    doc = read_pdf(_pages(draw, 2, pagesize=(595 + 180, 842 + 280)), "cropped.pdf")
+    assert "裁切标记" not in doc.text
+    assert not re.search(r"-\s*\d\s*-", doc.text), doc.text
+
+
+def test_margin_line_numbers_are_set_aside():
+    """A court document printed with line numbering: a bare number beside every line, counting
+    from 1 on each page. Read as lines they part a wrapped paragraph; a person reads past them."""
+    from reportlab.pdfbase import pdfmetrics
+
+    body = "本院认为，" + "被告人的行为已构成示范罪名，依法应予惩处，" * 6 + "判决如下。"
+    width = pdfmetrics.stringWidth("字", "STSong-Light", 12)
+    per_line = int((523 - 72) // width)
+    printed = [body[i : i + per_line] for i in range(0, len(body), per_line)]
+
+    def draw(c, number):
+        c.setFont("STSong-Light", 9)
+        for row in range(len(printed) + 1):
+            c.drawRightString(60, 760 - 24 * row, str(row + 1))
+        c.setFont("STSong-Light", 12)
+        c.drawString(72, 760, "示范市人民法院刑事判决书")
+        for row, line in enumerate(printed, start=1):
+            c.drawString(72, 760 - 24 * row, line)
+
+    lines = _lines(read_pdf(_pages(draw, 2), "numbered.pdf").text)
+    assert not any(re.fullmatch(r"\d+", line) for line in lines), lines
+    assert lines.count(body) == 2
+
+
+def test_a_browser_header_holding_the_title_beside_the_date_is_furniture_on_page_one_too():
+    """A browser prints the date and time beside the page's title at the top of every page."""
+    def draw(c, number):
+        c.setFont("STSong-Light", 9)
+        c.drawString(30, 820, "2024/3/5 10:20")
+        c.drawCentredString(297, 820, "示范市绿化条例")
+        c.setFont("STSong-Light", 12)
+        if number == 1:
+            c.drawCentredString(297, 760, "示范市绿化条例")
+        for row, line in enumerate(_ARTICLES):
+            c.drawString(72, 720 - 24 * row, line)
+
+    doc = read_pdf(_pages(draw, 3), "browser.pdf")
+    assert doc.text.startswith("示范市绿化条例\n"), doc.text[:60]
+    assert "10:20" not in doc.text
+
+
+def test_a_field_label_wrapped_to_the_margin_goes_on_where_labelled_paragraphs_start_at_the_indent():
+    """A word processor's print indents every paragraph, those opening with a field label
+    (诊疗意见：) too; a label at the margin after a full line is a field named mid-paragraph
+    that the wrap brought to the line start (…无发热。/查体：…), not a paragraph of its own."""
+    from relayout import to_pdf_word
+
+    text = (Path(__file__).parents[1] / "corpora" / "emr_日常病程记录_上级医师查房.txt").read_text(encoding="utf-8")
+    doc = read_pdf(to_pdf_word(text), "ward.pdf")
+    lines = _lines(doc.text)
+    assert any("无发热。" in line and "查体：体温" in line for line in lines), lines
+    assert sum(line.startswith("诊疗意见：") for line in lines) == 2

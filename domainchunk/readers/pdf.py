@@ -7,9 +7,12 @@ the file is never opened in pdfplumber (its pdfminer parse of the whole page was
 most of the time of a page with a table). The pipeline per document:
 
 1. per page, chars → lines (with geometry, and bold read from a few of their
-   chars) and ruled tables; the spaces pdfium makes up for gaps that are only a
-   justified line's letter spacing are dropped;
-2. running headers, footers and page numbers removed: lines in the top or
+   chars) and ruled tables, in the coordinates of the page as shown (its crop box
+   from (0, 0), a page stored turned by ``/Rotate`` upright, chars outside it
+   dropped); the spaces pdfium makes up for gaps that are only a justified line's
+   letter spacing are dropped;
+2. margin line numbers (a bare number beside each line, counting up) set aside;
+   running headers, footers and page numbers removed: lines in the top or
    bottom band that are page numbers or repeat across pages;
 3. columns: a page whose lines leave a vertical gutter is read left column
    first, then right;
@@ -51,12 +54,19 @@ from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line,
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
+# A page's first line this long inside a running header whose other text is no words (a browser's
+# date and time beside the page's title) is the title that header repeats.
+TITLE_IN_HEADER = 4
+_HAN = regex.compile(r"\p{Han}")
 # A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
 # the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
 FOOTNOTE_SIZE = 0.85
 FOOTNOTE_ZONE = 0.6
 # A note's number: 1, ①, [1] or *, run into its text (1本条所称…), not a numbered item (1. 1、) or a value.
 _NOTE_MARK = regex.compile(r"^(?:\d{1,2}(?![\d.．、,，)）:：%])|[\u2460-\u2473]|\[\d{1,2}\]|\*)\s*\p{Han}")
+# A margin's line numbering: this many bare numbers beside the text of a page, counting up.
+LINE_NUMBERS = 5
+_LINE_NUMBER = regex.compile(r"^\d{1,3}$")
 HEADING_RATIO = 1.15  # a line this much larger than the body text is a heading
 # A bold line of about the body's size is a heading when it is short, ends no sentence and is
 # no row of cells: Word sets chapter and section titles bold in the body's size, centred or
@@ -210,34 +220,79 @@ def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) 
 # A char as pdfium reports it: (text, generated, left, top, right, bottom, index) in top-down
 # page coordinates; pdfium's generated whitespace carries no box (only its presence is used).
 Char = tuple[str, bool, float, float, float, float, int]
+# An affine map (a, b, c, d, e, f) in PDF's row-vector convention: x' = a·x + c·y + e, y' = b·x + d·y + f.
+Matrix = tuple[float, float, float, float, float, float]
 
 
-def _unconverted(function):
+def _unconverted(function, restype=None):
     """The same C function without its declared argument types: ctypes then passes the
     text page pointer, an int and a ``byref`` box as they are instead of converting and
     checking each argument, which halves the cost of the three calls made per char. Every
-    result fits the default ``int`` (a code point, a flag, a boolean)."""
-    return type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+    result fits the default ``int`` (a code point, a flag, a boolean) unless ``restype`` says
+    otherwise (a pointer)."""
+    unchecked = type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+    if restype is not None:
+        unchecked.restype = restype
+    return unchecked
 
 
 _UNICODE_OF = _unconverted(pdfium_c.FPDFText_GetUnicode)
 _GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
 _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
+_TEXT_OF = _unconverted(pdfium_c.FPDFText_GetText)
 
 
-def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
-    """Every char of the page in content order, without the glyphs pdfium made up (it adds
-    a hyphen or letters at line ends; whitespace it adds is kept, boxless, as a word gap)."""
+def _page_view(page: pdfium.PdfPage) -> Matrix:
+    """The matrix from the page's user space to the page as it is shown, top-down: its visible box
+    (the crop box) starts at (0, 0), and a page stored turned (``/Rotate``) is turned upright, as a
+    viewer shows it and a person reads it. pdfium reports chars and paths in user space, which a
+    producer may offset (a crop box inside a larger media box) or store sideways (a landscape page)."""
+    box = pdfium_c.FS_RECTF()
+    pdfium_c.FPDF_GetPageBoundingBox(page.raw, ctypes.byref(box))
+    x0, y0, x1, y1 = box.left, box.bottom, box.right, box.top
+    # x' = a·x + c·y + e, y' = b·x + d·y + f, y' measured down from the shown page's top
+    return {
+        0: (1.0, 0.0, 0.0, -1.0, -x0, y1),
+        1: (0.0, 1.0, 1.0, 0.0, -y0, -x0),  # 90° clockwise: the stored left edge is the top
+        2: (-1.0, 0.0, 0.0, 1.0, x1, -y0),
+        3: (0.0, -1.0, -1.0, 0.0, y1, x1),  # 270°: the stored right edge is the top
+    }[pdfium_c.FPDFPage_GetRotation(page.raw) % 4]
+
+
+def _page_text(raw, count: int) -> str | None:
+    """The page's chars in one call (FPDFText_GetText, UTF-16), one per index, instead of one
+    FPDFText_GetUnicode call per char; None where the text holds a char beyond the BMP, whose two
+    UTF-16 units would shift the indexes. GetText writes U+FFFE for a control char: those few
+    are read one by one."""
+    buffer = ctypes.create_string_buffer(2 * (count + 1))
+    _TEXT_OF(raw, 0, count, buffer)
+    text = buffer.raw[: 2 * count].decode("utf-16-le", errors="surrogatepass")
+    if len(text) != count or any("\ud800" <= char <= "\udfff" for char in text):
+        return None
+    if "\ufffe" in text:
+        text = "".join(chr(_UNICODE_OF(raw, i)) if char == "\ufffe" else char for i, char in enumerate(text))
+    return text
+
+
+def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
+    """Every char of the page in content order, in the coordinates of the page as shown (``view``),
+    without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
+    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
     unicode_of, generated, loose_box = _UNICODE_OF, _GENERATED, _LOOSE_BOX
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
+    a, b, c, d, e, f = view
+    turned = b != 0.0  # a quarter turn swaps the axes
+    upright = (a, b, c, d) == (1.0, 0.0, 0.0, -1.0)
     chars: list[Char] = []
-    for i in range(textpage.count_chars()):
-        char = chr(unicode_of(raw, i))
+    count = textpage.count_chars()
+    text = _page_text(raw, count) if count > 0 else ""
+    for i in range(count):
+        char = text[i] if text is not None else chr(unicode_of(raw, i))
         if char == "\x00":
             continue
         made_up = bool(generated(raw, i))
@@ -247,7 +302,18 @@ def _page_chars(textpage: pdfium.PdfTextPage, height: float) -> list[Char]:
             continue
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
-        chars.append((char, False, rect.left, height - rect.top, rect.right, height - rect.bottom, i))
+        if upright:  # most pages: only the origin moves and the y axis turns down
+            left, right, top, bottom = rect.left + e, rect.right + e, f - rect.top, f - rect.bottom
+        else:
+            if turned:
+                xs, ys = (c * rect.bottom + e, c * rect.top + e), (b * rect.left + f, b * rect.right + f)
+            else:
+                xs, ys = (a * rect.left + e, a * rect.right + e), (d * rect.top + f, d * rect.bottom + f)
+            left, right = min(xs), max(xs)
+            top, bottom = min(ys), max(ys)
+        if right < 0.0 or left > width or bottom < 0.0 or top > height:
+            continue
+        chars.append((char, False, left, top, right, bottom, i))
     return chars
 
 
@@ -386,8 +452,6 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
 # How deep form XObjects are searched for paths (pypdfium2's ``get_objects`` default).
 FORM_DEPTH = 15
 
-Matrix = tuple[float, float, float, float, float, float]
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 def _compose(inner: Matrix, outer: Matrix) -> Matrix:
@@ -397,47 +461,73 @@ def _compose(inner: Matrix, outer: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def _ruling_edges(page: pdfium.PdfPage, height: float) -> list[dict]:
+# pdfium's page-object and path calls, unchecked as the per-char ones are (see _unconverted):
+# a page of ruled tables holds thousands of path segments, four calls each.
+class _Handle(ctypes.c_void_p):
+    """A pointer result kept as a ctypes object (a c_void_p subclass is not turned into an int),
+    so an unchecked call passes it back as a pointer, not truncated to a C int."""
+
+
+_POINTER = _Handle
+_PAGE_COUNT = _unconverted(pdfium_c.FPDFPage_CountObjects)
+_PAGE_OBJECT = _unconverted(pdfium_c.FPDFPage_GetObject, _POINTER)
+_FORM_COUNT = _unconverted(pdfium_c.FPDFFormObj_CountObjects)
+_FORM_OBJECT = _unconverted(pdfium_c.FPDFFormObj_GetObject, _POINTER)
+_OBJECT_TYPE = _unconverted(pdfium_c.FPDFPageObj_GetType)
+_OBJECT_MATRIX = _unconverted(pdfium_c.FPDFPageObj_GetMatrix)
+_SEGMENT_COUNT = _unconverted(pdfium_c.FPDFPath_CountSegments)
+_SEGMENT = _unconverted(pdfium_c.FPDFPath_GetPathSegment, _POINTER)
+_SEGMENT_POINT = _unconverted(pdfium_c.FPDFPathSegment_GetPoint)
+_SEGMENT_TYPE = _unconverted(pdfium_c.FPDFPathSegment_GetType)
+_SEGMENT_CLOSE = _unconverted(pdfium_c.FPDFPathSegment_GetClose)
+
+
+def _ruling_edges(page: pdfium.PdfPage, view: Matrix) -> list[dict]:
     """The page's vector paths as the edges pdfplumber's table finder reads (``page.edges``).
 
     Read from pdfium's raw path segments (forms included) instead of opening the file again
     in pdfminer, which interprets the whole content stream in Python and was most of the
     time of a page with a table. Each subpath becomes what pdfminer would make of it: two
     points are a line, a closed axis-aligned four-cornered path a rectangle (four edges),
-    anything else a curve through its points (edges between neighbouring points).
+    anything else a curve through its points (edges between neighbouring points). Points are
+    read in the page as shown (``view``, see :func:`_page_view`).
     """
     edges: list[dict] = []
     matrix = pdfium_c.FS_MATRIX()
     x, y = ctypes.c_float(), ctypes.c_float()
+    matrix_ref, x_ref, y_ref = ctypes.byref(matrix), ctypes.byref(x), ctypes.byref(y)
+    object_type, path, form = _OBJECT_TYPE, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
+    moveto = pdfium_c.FPDF_SEGMENT_MOVETO
 
     def walk(parent, count_objects, get_object, outer: Matrix, level: int) -> None:
         for i in range(count_objects(parent)):
             obj = get_object(parent, i)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM):
+            kind = object_type(obj)
+            if kind != path and kind != form:
                 continue
-            pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+            _OBJECT_MATRIX(obj, matrix_ref)
             own = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f), outer)
-            if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            if kind == form:
                 if level < FORM_DEPTH - 1:
-                    walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, own, level + 1)
+                    walk(obj, _FORM_COUNT, _FORM_OBJECT, own, level + 1)
                 continue
             subpath: list[tuple[float, float]] = []
             a, b, c, d, e, f = own
-            for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
-                segment = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-                pdfium_c.FPDFPathSegment_GetPoint(segment, ctypes.byref(x), ctypes.byref(y))
-                point = (a * x.value + c * y.value + e, height - (b * x.value + d * y.value + f))
-                if pdfium_c.FPDFPathSegment_GetType(segment) == pdfium_c.FPDF_SEGMENT_MOVETO:
+            for k in range(_SEGMENT_COUNT(obj)):
+                segment = _SEGMENT(obj, k)
+                _SEGMENT_POINT(segment, x_ref, y_ref)
+                px, py = x.value, y.value
+                point = (a * px + c * py + e, b * px + d * py + f)
+                if _SEGMENT_TYPE(segment) == moveto:
                     _subpath_edges(subpath, False, edges)
                     subpath = []
                 subpath.append(point)
-                if pdfium_c.FPDFPathSegment_GetClose(segment):
+                if _SEGMENT_CLOSE(segment):
                     _subpath_edges(subpath, True, edges)
                     subpath = []
             _subpath_edges(subpath, False, edges)
 
-    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, _IDENTITY, 0)
+    walk(page.raw, _PAGE_COUNT, _PAGE_OBJECT, view, 0)
     return edges
 
 
@@ -479,9 +569,9 @@ def _table_rows(raw_rows: list[list[str | None]]) -> list[list[CellSpec]]:
     return rows
 
 
-def _find_tables(page: pdfium.PdfPage, chars: list[Char], height: float, number: int) -> tuple[list[Table], list[Table]]:
+def _find_tables(page: pdfium.PdfPage, chars: list[Char], view: Matrix, number: int) -> tuple[list[Table], list[Table]]:
     """Ruled tables, and ruled single rows: pdfplumber's table finder on the page's paths and pdfium's chars."""
-    edges = _ruling_edges(page, height)
+    edges = _ruling_edges(page, view)
     if not any(edge["orientation"] == "h" for edge in edges) or not any(edge["orientation"] == "v" for edge in edges):
         return [], []  # a table needs rulings both ways: most pages draw none, or only a rule
     tables, lone = [], []
@@ -602,8 +692,12 @@ def _cell_text(glyphs: list[Glyph]) -> str:
     joined by a space within a line and a newline between lines."""
     from pdfplumber.utils.text import LIGATURES  # what pdfplumber expands in a word's text
 
+    # Most cells hold one line: tops that all lie within the tolerance make one cluster of
+    # chars and one of words, in their order, so neither clustering need be run.
+    tops = [g[2] for g in glyphs]
+    one_line = not tops or max(tops) - min(tops) <= Y_TOLERANCE
     words: list[tuple[float, str]] = []  # (top, text)
-    for line in _clusters(glyphs, lambda g: g[2]):
+    for line in [glyphs] if one_line else _clusters(glyphs, lambda g: g[2]):
         word: list[Glyph] = []
         for glyph in sorted(line, key=lambda g: g[1]):
             if glyph[0].isspace():
@@ -616,6 +710,8 @@ def _cell_text(glyphs: list[Glyph]) -> str:
             else:
                 word.append(glyph)
         _flush(word, words, LIGATURES)
+    if one_line:
+        return " ".join(text for _, text in words)
     return "\n".join(" ".join(text for _, text in line) for line in _clusters(words, lambda w: w[0]))
 
 
@@ -661,7 +757,8 @@ def _remove_furniture(pages: list[PageContent]) -> None:
 
     A repeated top-band line (a letterhead, a running title) is kept once, on
     page 1, where it names the document, unless page 1 names it below as well (a
-    running header that repeats the title); footers are dropped everywhere.
+    running header that repeats the title, or holds it among the date and time a
+    browser prints beside the page's title); footers are dropped everywhere.
     """
     counts: Counter[tuple[str, int]] = Counter()
     for page in pages:
@@ -671,13 +768,39 @@ def _remove_furniture(pages: list[PageContent]) -> None:
         furniture = set()
         band = _band_lines(page)
         body = {line.text for line in page.lines if line not in band} if index == 0 else set()
+        # the first line of page 1 that repeats on no other page (a title may sit in the band too)
+        own = [line for line in page.lines if counts[_band_key(line) or ("", 0)] < needed] if index == 0 else []
+        title = min(own, key=lambda line: line.top).text if own else ""
         for line in band:
             key = _band_key(line)
+            named_below = line.text in body or (len(title) >= TITLE_IN_HEADER and title in line.text
+                                                and not _HAN.search(line.text.replace(title, "")))
             if _PAGE_NUMBER.match(line.text) or key is None:
                 furniture.add(id(line))
-            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and line.text not in body):
+            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
                 furniture.add(id(line))
         page.lines = [line for line in page.lines if id(line) not in furniture]
+
+
+def _remove_line_numbers(pages: list[PageContent]) -> None:
+    """Set aside the numbers a court's or a word processor's line numbering prints down the margin
+    (LibreOffice's and Word's 行号, a web system's numbered gutter): on a page, at least
+    LINE_NUMBERS lines that are each a bare number, all beside the text (ending left of every
+    other line's start, or starting right of every end), counting up from top to bottom. A person
+    reads past them; read as lines, they fall between the lines they number and part them."""
+    for page in pages:
+        numbers = [line for line in page.lines if _LINE_NUMBER.match(line.text)]
+        if len(numbers) < LINE_NUMBERS:
+            continue
+        text = [line for line in page.lines if not _LINE_NUMBER.match(line.text)]
+        if not text:
+            continue
+        left, right = min(line.x0 for line in text), max(line.x1 for line in text)
+        for beside in ([n for n in numbers if n.x1 < left], [n for n in numbers if n.x0 > right]):
+            values = [int(n.text) for n in sorted(beside, key=lambda n: n.top)]
+            if len(values) >= LINE_NUMBERS and all(a < b for a, b in zip(values, values[1:])):
+                dropped = {id(n) for n in beside}
+                page.lines = [line for line in page.lines if id(line) not in dropped]
 
 
 def _remove_footnotes(pages: list[PageContent]) -> None:
@@ -928,10 +1051,12 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
         return False
     if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
-            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size and not opens_paragraph(following.text)):
+            and abs(line.font_size - following.font_size) <= 0.15 * line.font_size
+            and (margin.labels_indented or not opens_paragraph(following.text))):
         # A paragraph begun at the indent goes on at the margin, whatever its line there ends
         # with (a sentence ends at the margin as often as anywhere), unless the next line opens
-        # an article, item or field of its own, which some paragraphs start at the margin.
+        # an article, item or field of its own, which some paragraphs start at the margin; not
+        # where such paragraphs start at the indent as the others do (a field named mid-paragraph).
         return edge - _wrap_slack(line, following) <= line.x1 <= edge + EDGE_PASS * line.size
     if abs(line.font_size - following.font_size) > 0.15 * line.font_size:
         return False
@@ -966,11 +1091,14 @@ def _indented(line: Line, left: float) -> bool:
 
 @dataclass(frozen=True)
 class Margin:
-    """A column's left margin (None where no EDGE_LINES lines agree on one), and whether its
-    paragraphs start at a first-line indent (at least EDGE_LINES lines start there)."""
+    """A column's left margin (None where no EDGE_LINES lines agree on one), whether its
+    paragraphs start at a first-line indent (at least EDGE_LINES lines start there), and whether
+    those that open with an article, item or field label do too (at least EDGE_LINES of them
+    at the indent and more than at the margin): then a label at the margin is a wrapped line's."""
 
     left: float | None
     indents: bool
+    labels_indented: bool = False
 
 
 def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
@@ -984,7 +1112,13 @@ def _left_edges(columns_of: list[Columns]) -> dict[int, Margin]:
             common = [x for x, n in starts.most_common(2) if n >= EDGE_LINES]
             edge = float(min(common)) if common else None
             indents = edge is not None and sum(1 for l in column if len(l.text) >= 4 and _indented(l, edge)) >= EDGE_LINES
-            margin = Margin(edge, indents)
+            labels_indented = False
+            if indents:
+                assert edge is not None
+                labelled = [l for l in column if l.heading_level is None and opens_paragraph(l.text)]
+                at_indent = sum(1 for l in labelled if _indented(l, edge))
+                labels_indented = at_indent >= EDGE_LINES and at_indent > len(labelled) - at_indent
+            margin = Margin(edge, indents, labels_indented)
             edges.update((id(line), margin) for line in column)
     return edges
 
@@ -1115,6 +1249,7 @@ def read_pdf(data: bytes, source: str) -> Document:
         document.close()
     if not any(page.lines or page.tables for page in pages):
         raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
+    _remove_line_numbers(pages)
     _remove_furniture(pages)
     _remove_footnotes(pages)
     for page in pages:
@@ -1142,8 +1277,9 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             width, height = page.get_size()
             content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
-            chars = _page_chars(textpage, height)
-            content.tables, content.lone_rows = _find_tables(page, chars, height, index + 1)
+            view = _page_view(page)
+            chars = _page_chars(textpage, view, width, height)
+            content.tables, content.lone_rows = _find_tables(page, chars, view, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
             content.lines = _text_lines(chars, index + 1, exclude)
             _set_font_sizes(content.lines, textpage)
