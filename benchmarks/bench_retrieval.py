@@ -78,8 +78,8 @@ LAYPERSON = Path(__file__).with_name("layperson_questions.yaml")
 # their best unit too (rank_packs' weight, chosen on the layperson dev half) is the third row.
 # The fourth is units first, as LlamaIndex's auto-merging retriever goes: the packs ranked by
 # their best unit alone (weight 1: the order of the units' own ranking), each expanding its hits
-# to the rest of the pack, best first, within the budget; it is the row the others are weighed
-# against, and on the dev halves it loses to the third on both axes.
+# to the rest of the pack, best first, within the budget. On the dev halves it loses to the
+# third on both axes: it stays to show what ranking by the packs' own score adds.
 SMALL_TO_BIG = [(600, 0.0, 0.0), (MAX_CHARS, 0.4, 0.0), (MAX_CHARS, 0.4, RANK_WEIGHT), (MAX_CHARS, 0.0, 1.0)]
 DEPTH = 60  # ranked pieces kept per question: enough to fill the budget with the smallest pieces
 # A citation as statutes and judgments write it; taken out of a question so it names no answer.
