@@ -95,11 +95,13 @@ def test_every_label_is_an_article_of_an_indexed_law_and_no_question_copies_it(q
             assert _common_run(q, doc.text[a:b]) < COPIED_RUN, f"{q} copies {law} {k}"
 
 
-def test_the_bench_measures_the_small_to_big_route_the_retrievers_take():
-    """The bench's ranked small-to-big row and the LangChain/LlamaIndex retrievers' step
-    (``integrations._common.small_to_big``) hand back the same units of the same packs."""
+QUESTIONS = ("物业服务费用由谁承担", "违反本条例的处罚", "居民委员会怎样选举", "电梯维护保养的责任")
+
+
+@pytest.fixture(scope="module")
+def our_statutes():
+    """Our own statutes packed at 400 characters and one unit a chunk, indexed as the bench does."""
     import domainchunk
-    from domainchunk.integrations._common import small_to_big
 
     paths = sorted((ROOT / "corpora").glob("statute_*.md"))
     assert paths
@@ -112,9 +114,17 @@ def test_the_bench_measures_the_small_to_big_route_the_retrievers_take():
         docs.append(doc)
         units += bench.domainchunk_pieces(i, plain.chunks, doc.title)
         packs += bench.domainchunk_pieces(i, packed.chunks, None)
-    both = bench.Packs(bench.Index(docs, packs), bench.Index(docs, units))
+    return packs, units, bench.Packs(bench.Index(docs, packs), bench.Index(docs, units))
+
+
+def test_the_bench_measures_the_small_to_big_route_the_retrievers_take(our_statutes):
+    """The bench's ranked small-to-big row and the LangChain/LlamaIndex retrievers' step
+    (``integrations._common.small_to_big``) hand back the same units of the same packs."""
+    from domainchunk.integrations._common import small_to_big
+
+    packs, units, both = our_statutes
     asked = 0
-    for question in ("物业服务费用由谁承担", "违反本条例的处罚", "居民委员会怎样选举", "电梯维护保养的责任"):
+    for question in QUESTIONS:
         tokens = bench.query_tokens(question)
         measured = [[both.units.pieces[u].chunk.id for u in group]
                     for group in both.small_to_big(tokens, 300, 0.4, bench.RANK_WEIGHT)][:5]
@@ -122,4 +132,27 @@ def test_the_bench_measures_the_small_to_big_route_the_retrievers_take():
                              list(both.units.scores(tokens)), k=5, budget=300, ratio=0.4, weight=bench.RANK_WEIGHT)
         assert measured == [[m.id for m, _ in members] for _, members in taken]
         asked += bool(measured)
+    assert asked >= 2
+
+
+def test_the_units_first_row_follows_the_units_own_ranking(our_statutes):
+    """Units first (weight 1): the results come in the order of their best unit's score, the first
+    holds the best unit of all, and each hands back its pack's units best first within the budget."""
+    _, _, both = our_statutes
+    asked = 0
+    for question in QUESTIONS:
+        tokens = bench.query_tokens(question)
+        scores = both.units.scores(tokens)
+        groups = both.small_to_big(tokens, 300, 0.0, 1.0)
+        if not groups:
+            continue
+        asked += 1
+        leads = [scores[g[0]] for g in groups]
+        assert leads == sorted(leads, reverse=True) and leads[0] == scores.max()
+        for g in groups:
+            assert [scores[u] for u in g] == sorted((scores[u] for u in g), reverse=True)
+            assert len({both.pack_of_unit[u] for u in g}) == 1, "a result mixed two packs"
+            sizes = [both.units.pieces[u].chunk.size for u in g]
+            assert sum(sizes) <= 300 or len(g) == 1
+        assert len({both.pack_of_unit[g[0]] for g in groups}) == len(groups), "a pack came back twice"
     assert asked >= 2

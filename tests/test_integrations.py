@@ -253,6 +253,23 @@ def test_llamaindex_small_to_big_agrees_with_the_langchain_one(query: str) -> No
     assert all("pack_id" in n.node.excluded_embed_metadata_keys for n in found)  # not embedded with the text
 
 
+
+@pytest.mark.parametrize("query", _QUESTIONS)
+def test_small_to_big_units_first_follows_the_units_ranking(query: str) -> None:
+    """weight=1, ratio=0 is the units-first route (the retrieval bench's units-first row): the packs
+    come in the order of their best unit and the first unit handed back is the best of all, whatever
+    the packs' own scores (here the reverse of their text's)."""
+    def score(q: str, docs: list[LCDocument]) -> list[float]:
+        return [1 / (1 + _bigram_score(q, d.page_content)) if d.metadata["rule"] == "pack" else _bigram_score(q, d.page_content)
+                for d in docs]
+
+    retriever = LCSmallToBig.from_files([OWN[0]], score, k=4, budget=400, ratio=0.0, weight=1.0, max_chars=600)
+    found = retriever.invoke(query)
+    assert found and found[0].metadata["score"] == max(score(query, retriever.units))
+    leads = [d.metadata["score"] for i, d in enumerate(found)
+             if i == 0 or d.metadata["pack_id"] != found[i - 1].metadata["pack_id"]]  # each pack's first unit
+    assert 1 < len(leads) <= 4 and leads == sorted(leads, reverse=True), "packs not in the order of their best unit"
+
 def test_small_to_big_refuses_foreign_documents_and_a_score_per_wrong_count() -> None:
     plain = [LCDocument(page_content="第一条 示范。", metadata={})]
     with pytest.raises(DomainChunkError, match="pack 0.*no domainchunk id"):
