@@ -71,8 +71,11 @@ _CLOSING = tuple("）)》〕】]")
 # heading, a signature, a date), or a field label right at the line start (诊断依据：). A line
 # that starts with a space continues: the cut fell on the gap a writer left between two
 # sentences of one paragraph (…。 查体：…). A sentence's opening words (本院认为，) are no sign.
+# 第… opens, unless it is an article cited on: a line the wrap starts at 第一百零七条之规定 or at
+# 第二百九十八条第一款、 goes on with the sentence that cites it (第二十条之一 is an article).
+_CITED_ON = rf"[{CHINESE_NUMERAL}0-9０-９]*[条款项](?:[第、，,的和及或与至]|之(?![{CHINESE_NUMERAL}]))"
 _OPENER = re.compile(
-    rf"[ \t\u3000]*(?:第[ \t\u3000]*[{CHINESE_NUMERAL}0-9０-９]"
+    rf"[ \t\u3000]*(?:第[ \t\u3000]*[{CHINESE_NUMERAL}0-9０-９](?!{_CITED_ON})"
     rf"|[{CHINESE_NUMERAL}]+[ \t\u3000]*[、．.]"
     rf"|[（(][ \t\u3000]*[{CHINESE_NUMERAL}0-9０-９]+[ \t\u3000]*[）)]"
     r"|[0-9０-９]+[、．.)）](?![0-9０-９])"

@@ -477,3 +477,14 @@ def test_printed_width_takes_half_a_cell_for_every_printable_ascii_character_onl
     assert _printed_width(half) == len(half) - len(half) // 2
     assert _printed_width(whole) == len(whole)
     assert _printed_width("第12条 ab") == 7 - 2  # four half-width characters, the space a whole cell
+
+
+def test_an_article_cited_on_at_a_line_start_opens_no_paragraph():
+    # a printed line the wrap starts inside a citation goes on with the sentence citing it
+    from domainchunk.view import opens_paragraph
+
+    assert not opens_paragraph("第一百零七条之规定，判决如下：")
+    assert not opens_paragraph("第二百九十八条第一款、第二款的规定，裁定如下：")
+    assert not opens_paragraph("第十条、第十二条和第十五条的规定")
+    for heading in ("第一条　为了规范示范管理，制定本条例。", "第二十条之一　示范条文。", "第三章　法律责任", "第二款"):
+        assert opens_paragraph(heading), heading
