@@ -71,7 +71,8 @@ class Heading:
     label: str
     num: tuple[int, int] | None = None
     # The name of the level's variant that matched the line, taken from the engine's own match;
-    # ``variant_known`` is False where the line was matched on another text (the tolerant view).
+    # ``variant_known`` is False where the line was matched on another text (the tolerant view)
+    # and the variant is left for ``Level.variant_at`` to find on this one.
     variant: str | None = None
     variant_known: bool = False
     # Where the heading's own words end inside its line, when a copy ran the line on into what it
@@ -471,7 +472,8 @@ def _slow_level(text: str, rules: RuleFile) -> str:
 Candidate = tuple[int, bool, int, "regex.Match | None", int]
 
 
-def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | None = None
+                ) -> tuple[list[Candidate], list[tuple[int, int]]]:
     """Positions where some level could open, in order, and the tables of contents (titled or not)
     that were left out.
 
@@ -484,10 +486,13 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
 
     The level the combined pass matched keeps that match: its group ``_cI`` is what the
     level's own line pattern would match there, so the line is not matched again for it.
+    (``clean``: see :func:`_derived_match`.)
     """
     text = doc.text
+    clean = {} if clean is None else clean
     toc = toc_spans(doc)
     hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
+    key = tuple(lv.pattern for lv in levels)
     found: dict[int, Candidate] = {}
     if not levels:  # nothing can open
         return [], toc
@@ -497,10 +502,16 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         # A line that opens with a letter (第, 一 …) opens with neither indentation nor a digit in
         # any Unicode version: no glued page number, and no regex call to say so.
         if first and not text[pos].isalpha() and _GLUED_START.match(text, pos):
-            glued = _glued_combined(levels)  # compiled at the first line that starts with digits
-            past = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
+            # the levels past the page number: on the stdlib scan's, once the process has it
+            scan = _SCANS.get(key)
+            past = _UNDECIDED if scan is None else _derived_match(
+                _derived(scan, levels, ("glued",)), text, pos, len(text), clean)
+            if past is _UNDECIDED:
+                glued = _glued_combined(levels)  # compiled at the first line that starts with digits
+                exact = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
+                past = None if exact is None else (exact, _which(exact, _group_numbers(glued, len(levels))))
             if past is not None:
-                first = min(first, _which(past, _group_numbers(glued, len(levels))))
+                first = min(first, past[1])
         found[pos] = (pos, True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
@@ -557,21 +568,16 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         for m in found:
             yield m, _which(m, groups)
         return
-    search, level_at, alts, variants = scan.rx.search, scan.level_at, scan.alts, scan.variants
+    search = scan.rx.search
     pos, size = 0, len(text)
     while pos <= size:
         m = search(text, pos)
         if m is None:
             return
-        i = level_at.get(m.lastindex or 0)  # group 0 is no level's
-        if i is None:  # a level's last group need not close last on every path: probe them in order
-            i = next(i for g, i in level_at.items() if m.start(g) >= 0)
-        for k, (group, names, checks) in enumerate(alts[i]):
-            if m.start(group) >= 0:
-                break
-        # The variant's lookbehinds, which the scan leaves out, are checked where it matched; where
-        # they refuse it, the regex pattern decides the line (a later variant or level may take it).
-        if checks is not None and checks.match(text, m.start(group), timeout=PATTERN_TIMEOUT) is None:
+        read = _dispatched(scan, m)
+        # Where the variant's lookbehinds (left out of the scan) refuse it, the regex pattern
+        # decides the line (a later variant or level may take it).
+        if read is _UNDECIDED:
             combined = _combined(levels)
             assert combined is not None
             exact = combined.match(text, m.start(), timeout=PATTERN_TIMEOUT)
@@ -581,8 +587,27 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
             yield exact, _which(exact, _group_numbers(combined, len(levels)))
             pos = exact.end()
             continue
-        yield _Renamed(m, names, variants[i][k]), i
+        yield read
         pos = m.end()
+
+
+_UNDECIDED: Any = object()  # the scan matched through an alternative whose left-out lookbehinds refuse it
+
+
+def _dispatched(scan: _Scan, m: re.Match) -> tuple[_Renamed, int] | Any:
+    """A match of ``scan`` read as the level and variant it went through (``lastindex`` names the
+    level's group), or _UNDECIDED where that variant's lookbehinds, which the scan leaves out,
+    refuse it there: the pattern as written decides such a place."""
+    i = scan.level_at.get(m.lastindex or 0)  # group 0 is no level's
+    if i is None:  # a level's last group need not close last on every path: probe them in order
+        i = next(i for g, i in scan.level_at.items() if m.start(g) >= 0)
+    alts = scan.alts[i]
+    for k, (group, names, checks) in enumerate(alts):
+        if m.start(group) >= 0:
+            break
+    if checks is not None and checks.match(m.string, m.start(group), timeout=PATTERN_TIMEOUT) is None:
+        return _UNDECIDED
+    return _Renamed(m, names, scan.variants[i][k]), i
 
 
 class _Renamed:
@@ -652,6 +677,10 @@ class _Scan:
     variants: tuple[tuple[object, ...], ...]
     long_run: re.Pattern | None  # a run of characters two runs of the pattern share: a text with one stays on regex
     sentence: _SentenceScan | None  # the sentence-anchored levels' pattern, where they have one on re
+    # The scans made of the same alternatives for the engine's other questions, built at the first
+    # one asked (see :func:`_derived`): one level's line pattern, the levels past a glued page
+    # number, one level's variants at a boundary's content. None: that one does not compile.
+    derived: dict[tuple[Any, ...], _Scan | None] = field(default_factory=dict)
 
 
 _SCANS: dict[tuple[str, ...], _Scan | None] = {}
@@ -726,8 +755,14 @@ def _stdlib_scan(levels: list[Level]) -> _Scan | None:
     return _SCANS[key]
 
 
-def _build_scan(levels: list[Level]) -> _Scan | None:
-    prefix = translate(expand(LINE_PREFIX), [])
+_LINE_START = f"^{LINE_PREFIX}"
+
+
+def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.MULTILINE,
+                sentence: bool = True) -> _Scan | None:
+    """The levels' alternatives in one stdlib pattern, each after ``start`` (the line prefix, by
+    default), compiled with ``flags``; the sentence-anchored levels' scan too, if ``sentence``."""
+    prefix = translate(expand(start), [])
     if prefix is None:
         return None
     parts: list[str] = []
@@ -750,7 +785,7 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match
     relaxed: list[str] = []
-    compiled = compile_safe(f"^{prefix}(?:{'|'.join(parts)})", re.MULTILINE,
+    compiled = compile_safe(f"{prefix}(?:{'|'.join(parts)})", flags,
                             nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed)
     if compiled is None:
         return None
@@ -768,7 +803,40 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
         for i, lv in enumerate(levels)
     )
     return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, variants, long_run,
-                 _build_sentence_scan(levels))
+                 _build_sentence_scan(levels) if sentence else None)
+
+
+# What a derived scan answers, and how it is built from the levels (see ``_Scan.derived``).
+_GLUED_PREFIX = f"{_INDENT}{_GLUED_NUMBER}{_MARKS}"
+
+
+def _derived(scan: _Scan, levels: list[Level], what: tuple[Any, ...]) -> _Scan | None:
+    """``what`` of the levels (``scan``'s), on stdlib ``re``: ("line", I) level I's line pattern
+    (``_line_regex``); ("glued",) the levels past a glued page number (``_glued_combined``, which
+    is not MULTILINE); ("variants", I) level I's variants at a boundary's content (``Level.regex``)."""
+    if what not in scan.derived:
+        if what[0] == "glued":
+            built = _build_scan(levels, _GLUED_PREFIX, 0, sentence=False)
+        else:
+            built = _build_scan([levels[what[1]]], _LINE_START if what[0] == "line" else "", sentence=False)
+        scan.derived[what] = built
+    return scan.derived[what]
+
+
+def _derived_match(scan: _Scan | None, text: str, pos: int, endpos: int,
+                   clean: dict[int, bool]) -> tuple[_Renamed, int] | None | Any:
+    """The match of a derived ``scan`` at ``pos`` (None: none), as :func:`_dispatched` reads it;
+    _UNDECIDED where only the regex pattern can tell (no scan, a text with a long shared run, a
+    variant's lookbehinds). ``clean`` keeps, per scan, whether ``text`` is free of its long run:
+    asked once a text, not once a line."""
+    if scan is None:
+        return _UNDECIDED
+    if id(scan) not in clean:
+        clean[id(scan)] = scan.long_run is None or scan.long_run.search(text) is None
+    if not clean[id(scan)]:
+        return _UNDECIDED
+    m = scan.rx.match(text, pos, endpos)
+    return None if m is None else _dispatched(scan, m)
 
 
 @dataclass(frozen=True, slots=True)
@@ -904,7 +972,8 @@ def _heading_at(doc: Document, blocks: _BlockStarts, level: Level, rx: regex.Pat
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
             regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None],
-            under: dict[tuple[int, int], bool], lines: dict) -> dict[str, list[Heading]]:
+            under: dict[tuple[int, int], bool], lines: dict,
+            clean: dict[int, bool] | None = None) -> dict[str, list[Heading]]:
     """Give each candidate line to the first level that matches it and may open there.
 
     ``made`` keeps, across the passes over the same candidates, what each (line, level)
@@ -912,9 +981,13 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     lines above gave it, see :func:`_is_under`): only the
     ordering conditions and ``skip`` change between passes. Each condition is pure, so the
     cheapest are asked first: a heading the combined match already made, then the order.
+    A line the combined match gave another level is matched for this one on the level's own
+    stdlib scan, where the process has the levels' (``clean``: see :func:`_derived_match`).
     """
     text = doc.text
     size = len(text)
+    scan = _SCANS.get(tuple(lv.pattern for lv in levels))
+    clean = {} if clean is None else clean
     skipped = {lv for lv, _ in skip}
     # Per level, looked up once per pass, not per candidate: its line pattern and the groups it
     # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
@@ -954,7 +1027,13 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
                 if not under[key]:
                     continue
             if head is _UNMADE:
-                head = made[key] = _heading_at(doc, blocks, level, rx, groups, start, end, None, "_all")
+                own = (_UNDECIDED if scan is None or not at_line or after_heading else
+                       _derived_match(_derived(scan, levels, ("line", i)), text, start, min(size, end + LOOKAHEAD), clean))
+                if own is _UNDECIDED:
+                    head = _heading_at(doc, blocks, level, rx, groups, start, end, None, "_all")
+                else:
+                    head = None if own is None else _heading_at(doc, blocks, level, rx, groups, start, end, own[0], "_c0")
+                made[key] = head
                 if head is None:
                     continue
             by_level[level.id].append(head)
@@ -1027,7 +1106,8 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     levels = _document_levels(rules)
     if not levels:
         return [], toc_spans(doc)
-    cands, toc = _candidates(doc, levels)
+    clean: dict[int, bool] = {}  # per stdlib scan, whether the text is free of its long run
+    cands, toc = _candidates(doc, levels, clean)
     # A level that does not apply in a region (only_without) gives its lines to the next level
     # that matches them: 一、 is a contract's clause, or the heading above its 第X条 clauses.
     skip: set[tuple[str, int]] = set()
@@ -1036,7 +1116,7 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     under: dict[tuple[int, int], bool] = {}
     lines: dict = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines)
+        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines, clean)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }
@@ -1200,7 +1280,28 @@ def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Head
     to_text, end_to_text, as_written = view.to_text, view.end_to_text, view.as_written
     mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end),
                       as_written(h.label, h.start, h.end), h.num) for h in heads]
-    return mapped, [(to_text(a), to_text(b)) for a, b in toc]
+    return _variants_on_text(doc.text, rules, mapped), [(to_text(a), to_text(b)) for a, b in toc]
+
+
+def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[Heading]:
+    """``heads`` (found on the view) with the variant ``Level.variant_at`` finds on ``text`` at
+    each one's content, read off the level's variants on the stdlib scan where the process has
+    the levels' (the regex module took a third of a medical record's time to say it); a heading
+    that only the regex pattern can tell about keeps ``variant_known`` False, for the caller."""
+    levels = _document_levels(rules)
+    scan = _SCANS.get(tuple(lv.pattern for lv in levels))
+    if scan is None or not heads:
+        return heads
+    index = {lv.id: i for i, lv in enumerate(levels)}
+    clean: dict[int, bool] = {}
+    out = []
+    for h in heads:
+        found = _derived_match(_derived(scan, levels, ("variants", index[h.level.id])), text, h.content,
+                               min(len(text), h.end + LOOKAHEAD), clean)
+        if found is not _UNDECIDED and (found is None or found[0].variant is not _PROBE):
+            h = replace(h, variant=None if found is None else found[0].variant, variant_known=True)
+        out.append(h)
+    return out
 
 
 def build_outline(doc: Document, rules: RuleFile) -> Outline:
