@@ -35,9 +35,9 @@ from .errors import RuleError
 from .models import Block, Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
-from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
+from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, Variant, compile_pattern, expand
 from .regexcache import read_entry, write_entry
-from .stdre import STORE_ENTRIES, compile_safe, store_folder, store_key, translate
+from .stdre import STORE_ENTRIES, compile_safe, crosses_lines, store_folder, store_key, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -639,21 +639,79 @@ class _Renamed:
 
 
 class _Check:
-    """A variant's lookbehinds on the regex module, compiled at the first line that needs them: a
-    type's levels hold a few long ones, and compiling them all was most of building a scan whose
-    stdlib pattern is stored (issue 13)."""
+    """A variant's lookbehinds (its ``not_after`` lines and ``after_blank_line``), which the scan
+    leaves out, checked where it matched: on the lines above, each ``not_after`` pattern on
+    stdlib ``re`` where it translates, stays inside its line and passes the safety check; else
+    on the regex module, compiled at the first line that needs them (a type's levels hold a few
+    long ones, and compiling them all was most of building a scan whose stdlib pattern is stored)."""
 
-    __slots__ = ("source", "_rx")
+    __slots__ = ("source", "_rx", "_above", "_after_blank")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, variant: Variant | None = None) -> None:
         self.source = source
         self._rx: regex.Pattern | None = None
+        self._above = None if variant is None else _lines_above(variant)
+        self._after_blank = variant is not None and variant.after_blank_line
 
-    def match(self, text: str, pos: int, timeout: float) -> regex.Match | None:
-        rx = self._rx
-        if rx is None:
-            rx = self._rx = compile_pattern(self.source, regex.MULTILINE)
-        return rx.match(text, pos, timeout=timeout)
+    def match(self, text: str, pos: int, timeout: float) -> object | None:
+        """Something (not None) where the lookbehinds hold at ``pos``, None where they refuse."""
+        told = None if self._above is None else self._holds(text, pos)
+        if told is None:
+            rx = self._rx
+            if rx is None:
+                rx = self._rx = compile_pattern(self.source, regex.MULTILINE)
+            return rx.match(text, pos, timeout=timeout)
+        return True if told else None
+
+    def _holds(self, text: str, pos: int) -> bool | None:
+        """What the lookbehinds ``_ABOVE`` and ``_AFTER_BLANK`` (rulefile) say, line by line: the
+        text before ``pos`` on its line is spacing, the line above is blank (after_blank_line), and
+        no line above (the one right above, or past blank lines where allowed) is a ``not_after``
+        line: spacing and # marks, the pattern, spacing, and nothing else. None: a line above holds
+        a long run two runs of a pattern share, which the regex module decides."""
+        ls = text.rfind("\n", 0, pos) + 1
+        spacing = not text[ls:pos].strip(_SPACING)
+        if self._after_blank:
+            if not spacing or ls == 0:
+                return False
+            above = text.rfind("\n", 0, ls - 1) + 1
+            if above == 0 or text[above : ls - 1].strip(_SPACING):
+                return False
+        if not spacing:
+            return True  # no not_after lookbehind can match across what stands before pos
+        for rx, long_run, blank_lines in self._above or ():
+            end = ls - 1
+            while end >= 0:
+                start = text.rfind("\n", 0, end) + 1
+                if long_run is not None and long_run.search(text, start, end):
+                    return None
+                if rx.fullmatch(text, start, end):
+                    return False
+                if not blank_lines or text[start:end].strip(_SPACING):
+                    break
+                end = start - 1
+        return True
+
+
+_SPACING = " \t\u3000"  # the class [ \t\u3000] the lookbehinds allow around a line's words
+
+
+def _lines_above(variant: Variant) -> tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None:
+    """Per ``not_after`` of the variant, its whole line on stdlib ``re`` (as ``_ABOVE`` writes it
+    up to the line end), the long run that sends a line to the regex module, and whether blank
+    lines may stand between; None where one of them must
+    stay on the regex module: it does not translate, may cross a line end or look past it (the
+    line is matched alone), or does not pass the safety check."""
+    out = []
+    for na in variant.not_after:
+        body = translate(expand(na.expanded), [])
+        if body is None or "(?=" in body or "(?!" in body or crosses_lines(body):
+            return None
+        compiled = compile_safe(f"^[ \t\u3000#]*(?:{body})[ \t\u3000]*", re.MULTILINE)
+        if compiled is None:
+            return None
+        out.append((compiled[0], compiled[1], na.blank_lines))
+    return tuple(out)
 
 
 # One alternative of a level in the scan: the group that took part when it matched, its group
@@ -780,7 +838,8 @@ def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.M
                 return None  # not the same on re, or a name twice in one variant
             group = f"_c{i}_v{k}" if lv.variants else f"_c{i}"
             names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
-            layout[i].append((group, names, _Check(checks) if checks else None))
+            check = _Check(checks, lv.variants[k] if lv.variants else None) if checks else None
+            layout[i].append((group, names, check))
             bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match

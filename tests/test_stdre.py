@@ -352,3 +352,28 @@ def test_derived_scans_agree_with_the_regex_module_on_the_corpora(path):
     for rules in load_rules().values():
         if _document_levels(rules) and _stdlib_scan(_document_levels(rules)) is not None:
             _derived_scans_agree(rules, text)
+
+
+def test_lookbehind_checks_on_stdlib_say_what_the_regex_module_says():
+    """A variant's not_after and after_blank_line, told line by line on stdlib ``re``, hold
+    exactly where its lookbehinds match on the regex module, at every line start and past its
+    indentation, on every case and corpus text."""
+    from domainchunk.outline import _Check
+    texts = [case.text for rules in load_rules().values() for case in rules.cases]
+    texts += [p.read_text(encoding="utf-8") for p in TEXTS]
+    told = 0
+    for rules in load_rules().values():
+        for level in _document_levels(rules):
+            for variant in level.variants:
+                if not variant.lookbehinds:
+                    continue
+                ours, theirs = _Check(variant.lookbehinds, variant), _Check(variant.lookbehinds)
+                if ours._above is None:
+                    continue
+                for text in texts:
+                    for m in re.finditer(r"(?m)^[ \t\u3000#]*", text):
+                        for pos in {m.start(), m.end()}:
+                            assert (ours.match(text, pos, 2.0) is None) == (theirs.match(text, pos, 2.0) is None), (
+                                level.id, variant.name, text[max(0, pos - 30) : pos + 10])
+                            told += 1
+    assert told > 10000
