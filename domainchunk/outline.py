@@ -645,16 +645,23 @@ class _Check:
     on the regex module, compiled at the first line that needs them (a type's levels hold a few
     long ones, and compiling them all was most of building a scan whose stdlib pattern is stored)."""
 
-    __slots__ = ("source", "_rx", "_above", "_after_blank")
+    __slots__ = ("source", "_rx", "_lines", "_above", "_after_blank")
 
     def __init__(self, source: str, variant: Variant | None = None) -> None:
         self.source = source
         self._rx: regex.Pattern | None = None
-        self._above = None if variant is None else _lines_above(variant)
+        # each not_after's pattern and whether blank lines may stand between, compiled at the
+        # first line asked about (parsing them is most of what a check costs to build)
+        self._lines = None if variant is None else tuple((na.expanded, na.blank_lines) for na in variant.not_after)
+        self._above: tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None = None
         self._after_blank = variant is not None and variant.after_blank_line
 
     def match(self, text: str, pos: int, timeout: float) -> object | None:
         """Something (not None) where the lookbehinds hold at ``pos``, None where they refuse."""
+        if self._above is None and self._lines is not None:
+            self._above = _lines_above(self._lines)
+            if self._above is None:
+                self._lines = None  # on the regex module
         told = None if self._above is None else self._holds(text, pos)
         if told is None:
             rx = self._rx
@@ -696,21 +703,22 @@ class _Check:
 _SPACING = " \t\u3000"  # the class [ \t\u3000] the lookbehinds allow around a line's words
 
 
-def _lines_above(variant: Variant) -> tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None:
-    """Per ``not_after`` of the variant, its whole line on stdlib ``re`` (as ``_ABOVE`` writes it
+@lru_cache(maxsize=512)
+def _lines_above(lines: tuple[tuple[str, bool], ...]) -> tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None:
+    """Per ``not_after`` of a variant (``lines``: its pattern, blank lines allowed), its whole line on stdlib ``re`` (as ``_ABOVE`` writes it
     up to the line end), the long run that sends a line to the regex module, and whether blank
     lines may stand between; None where one of them must
     stay on the regex module: it does not translate, may cross a line end or look past it (the
     line is matched alone), or does not pass the safety check."""
     out = []
-    for na in variant.not_after:
-        body = translate(expand(na.expanded), [])
+    for pattern, blank_lines in lines:
+        body = translate(expand(pattern), [])
         if body is None or "(?=" in body or "(?!" in body or crosses_lines(body):
             return None
         compiled = compile_safe(f"^[ \t\u3000#]*(?:{body})[ \t\u3000]*", re.MULTILINE)
         if compiled is None:
             return None
-        out.append((compiled[0], compiled[1], na.blank_lines))
+        out.append((compiled[0], compiled[1], blank_lines))
     return tuple(out)
 
 
