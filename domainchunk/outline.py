@@ -35,9 +35,9 @@ from .errors import RuleError
 from .models import Block, Document
 from .normalize import squash_whitespace
 from .numerals import parse_number
-from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, compile_pattern, expand
+from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, Variant, compile_pattern, expand
 from .regexcache import read_entry, write_entry
-from .stdre import STORE_ENTRIES, compile_safe, store_folder, store_key, translate
+from .stdre import STORE_ENTRIES, compile_safe, crosses_lines, store_folder, store_key, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -71,7 +71,8 @@ class Heading:
     label: str
     num: tuple[int, int] | None = None
     # The name of the level's variant that matched the line, taken from the engine's own match;
-    # ``variant_known`` is False where the line was matched on another text (the tolerant view).
+    # ``variant_known`` is False where the line was matched on another text (the tolerant view)
+    # and the variant is left for ``Level.variant_at`` to find on this one.
     variant: str | None = None
     variant_known: bool = False
     # Where the heading's own words end inside its line, when a copy ran the line on into what it
@@ -471,7 +472,8 @@ def _slow_level(text: str, rules: RuleFile) -> str:
 Candidate = tuple[int, bool, int, "regex.Match | None", int]
 
 
-def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], list[tuple[int, int]]]:
+def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | None = None
+                ) -> tuple[list[Candidate], list[tuple[int, int]]]:
     """Positions where some level could open, in order, and the tables of contents (titled or not)
     that were left out.
 
@@ -484,10 +486,13 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
 
     The level the combined pass matched keeps that match: its group ``_cI`` is what the
     level's own line pattern would match there, so the line is not matched again for it.
+    (``clean``: see :func:`_derived_match`.)
     """
     text = doc.text
+    clean = {} if clean is None else clean
     toc = toc_spans(doc)
     hashed = any(lv.pattern.startswith(("#", "\\#")) for lv in levels)
+    key = tuple(lv.pattern for lv in levels)
     found: dict[int, Candidate] = {}
     if not levels:  # nothing can open
         return [], toc
@@ -497,10 +502,16 @@ def _candidates(doc: Document, levels: list[Level]) -> tuple[list[Candidate], li
         # A line that opens with a letter (第, 一 …) opens with neither indentation nor a digit in
         # any Unicode version: no glued page number, and no regex call to say so.
         if first and not text[pos].isalpha() and _GLUED_START.match(text, pos):
-            glued = _glued_combined(levels)  # compiled at the first line that starts with digits
-            past = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
+            # the levels past the page number: on the stdlib scan's, once the process has it
+            scan = _SCANS.get(key)
+            past = _UNDECIDED if scan is None else _derived_match(
+                _derived(scan, levels, ("glued",)), text, pos, len(text), clean)
+            if past is _UNDECIDED:
+                glued = _glued_combined(levels)  # compiled at the first line that starts with digits
+                exact = glued.match(text, pos, timeout=PATTERN_TIMEOUT)
+                past = None if exact is None else (exact, _which(exact, _group_numbers(glued, len(levels))))
             if past is not None:
-                first = min(first, _which(past, _group_numbers(glued, len(levels))))
+                first = min(first, past[1])
         found[pos] = (pos, True, first, m, matched)
     toc = sorted(toc + _heading_runs(text, list(found)))
     sentence = _sentence_combined(levels)
@@ -557,21 +568,16 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
         for m in found:
             yield m, _which(m, groups)
         return
-    search, level_at, alts, variants = scan.rx.search, scan.level_at, scan.alts, scan.variants
+    search = scan.rx.search
     pos, size = 0, len(text)
     while pos <= size:
         m = search(text, pos)
         if m is None:
             return
-        i = level_at.get(m.lastindex or 0)  # group 0 is no level's
-        if i is None:  # a level's last group need not close last on every path: probe them in order
-            i = next(i for g, i in level_at.items() if m.start(g) >= 0)
-        for k, (group, names, checks) in enumerate(alts[i]):
-            if m.start(group) >= 0:
-                break
-        # The variant's lookbehinds, which the scan leaves out, are checked where it matched; where
-        # they refuse it, the regex pattern decides the line (a later variant or level may take it).
-        if checks is not None and checks.match(text, m.start(group), timeout=PATTERN_TIMEOUT) is None:
+        read = _dispatched(scan, m)
+        # Where the variant's lookbehinds (left out of the scan) refuse it, the regex pattern
+        # decides the line (a later variant or level may take it).
+        if read is _UNDECIDED:
             combined = _combined(levels)
             assert combined is not None
             exact = combined.match(text, m.start(), timeout=PATTERN_TIMEOUT)
@@ -581,8 +587,27 @@ def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match 
             yield exact, _which(exact, _group_numbers(combined, len(levels)))
             pos = exact.end()
             continue
-        yield _Renamed(m, names, variants[i][k]), i
+        yield read
         pos = m.end()
+
+
+_UNDECIDED: Any = object()  # the scan matched through an alternative whose left-out lookbehinds refuse it
+
+
+def _dispatched(scan: _Scan, m: re.Match) -> tuple[_Renamed, int] | Any:
+    """A match of ``scan`` read as the level and variant it went through (``lastindex`` names the
+    level's group), or _UNDECIDED where that variant's lookbehinds, which the scan leaves out,
+    refuse it there: the pattern as written decides such a place."""
+    i = scan.level_at.get(m.lastindex or 0)  # group 0 is no level's
+    if i is None:  # a level's last group need not close last on every path: probe them in order
+        i = next(i for g, i in scan.level_at.items() if m.start(g) >= 0)
+    alts = scan.alts[i]
+    for k, (group, names, checks) in enumerate(alts):
+        if m.start(group) >= 0:
+            break
+    if checks is not None and checks.match(m.string, m.start(group), timeout=PATTERN_TIMEOUT) is None:
+        return _UNDECIDED
+    return _Renamed(m, names, scan.variants[i][k]), i
 
 
 class _Renamed:
@@ -614,21 +639,87 @@ class _Renamed:
 
 
 class _Check:
-    """A variant's lookbehinds on the regex module, compiled at the first line that needs them: a
-    type's levels hold a few long ones, and compiling them all was most of building a scan whose
-    stdlib pattern is stored (issue 13)."""
+    """A variant's lookbehinds (its ``not_after`` lines and ``after_blank_line``), which the scan
+    leaves out, checked where it matched: on the lines above, each ``not_after`` pattern on
+    stdlib ``re`` where it translates, stays inside its line and passes the safety check; else
+    on the regex module, compiled at the first line that needs them (a type's levels hold a few
+    long ones, and compiling them all was most of building a scan whose stdlib pattern is stored)."""
 
-    __slots__ = ("source", "_rx")
+    __slots__ = ("source", "_rx", "_lines", "_above", "_after_blank")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, variant: Variant | None = None) -> None:
         self.source = source
         self._rx: regex.Pattern | None = None
+        # each not_after's pattern and whether blank lines may stand between, compiled at the
+        # first line asked about (parsing them is most of what a check costs to build)
+        self._lines = None if variant is None else tuple((na.expanded, na.blank_lines) for na in variant.not_after)
+        self._above: tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None = None
+        self._after_blank = variant is not None and variant.after_blank_line
 
-    def match(self, text: str, pos: int, timeout: float) -> regex.Match | None:
-        rx = self._rx
-        if rx is None:
-            rx = self._rx = compile_pattern(self.source, regex.MULTILINE)
-        return rx.match(text, pos, timeout=timeout)
+    def match(self, text: str, pos: int, timeout: float) -> object | None:
+        """Something (not None) where the lookbehinds hold at ``pos``, None where they refuse."""
+        if self._above is None and self._lines is not None:
+            self._above = _lines_above(self._lines)
+            if self._above is None:
+                self._lines = None  # on the regex module
+        told = None if self._above is None else self._holds(text, pos)
+        if told is None:
+            rx = self._rx
+            if rx is None:
+                rx = self._rx = compile_pattern(self.source, regex.MULTILINE)
+            return rx.match(text, pos, timeout=timeout)
+        return True if told else None
+
+    def _holds(self, text: str, pos: int) -> bool | None:
+        """What the lookbehinds ``_ABOVE`` and ``_AFTER_BLANK`` (rulefile) say, line by line: the
+        text before ``pos`` on its line is spacing, the line above is blank (after_blank_line), and
+        no line above (the one right above, or past blank lines where allowed) is a ``not_after``
+        line: spacing and # marks, the pattern, spacing, and nothing else. None: a line above holds
+        a long run two runs of a pattern share, which the regex module decides."""
+        ls = text.rfind("\n", 0, pos) + 1
+        spacing = not text[ls:pos].strip(_SPACING)
+        if self._after_blank:
+            if not spacing or ls == 0:
+                return False
+            above = text.rfind("\n", 0, ls - 1) + 1
+            if above == 0 or text[above : ls - 1].strip(_SPACING):
+                return False
+        if not spacing:
+            return True  # no not_after lookbehind can match across what stands before pos
+        for rx, long_run, blank_lines in self._above or ():
+            end = ls - 1
+            while end >= 0:
+                start = text.rfind("\n", 0, end) + 1
+                if long_run is not None and long_run.search(text, start, end):
+                    return None
+                if rx.fullmatch(text, start, end):
+                    return False
+                if not blank_lines or text[start:end].strip(_SPACING):
+                    break
+                end = start - 1
+        return True
+
+
+_SPACING = " \t\u3000"  # the class [ \t\u3000] the lookbehinds allow around a line's words
+
+
+@lru_cache(maxsize=512)
+def _lines_above(lines: tuple[tuple[str, bool], ...]) -> tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None:
+    """Per ``not_after`` of a variant (``lines``: its pattern, blank lines allowed), its whole line on stdlib ``re`` (as ``_ABOVE`` writes it
+    up to the line end), the long run that sends a line to the regex module, and whether blank
+    lines may stand between; None where one of them must
+    stay on the regex module: it does not translate, may cross a line end or look past it (the
+    line is matched alone), or does not pass the safety check."""
+    out = []
+    for pattern, blank_lines in lines:
+        body = translate(expand(pattern), [])
+        if body is None or "(?=" in body or "(?!" in body or crosses_lines(body):
+            return None
+        compiled = compile_safe(f"^[ \t\u3000#]*(?:{body})[ \t\u3000]*", re.MULTILINE)
+        if compiled is None:
+            return None
+        out.append((compiled[0], compiled[1], blank_lines))
+    return tuple(out)
 
 
 # One alternative of a level in the scan: the group that took part when it matched, its group
@@ -652,6 +743,10 @@ class _Scan:
     variants: tuple[tuple[object, ...], ...]
     long_run: re.Pattern | None  # a run of characters two runs of the pattern share: a text with one stays on regex
     sentence: _SentenceScan | None  # the sentence-anchored levels' pattern, where they have one on re
+    # The scans made of the same alternatives for the engine's other questions, built at the first
+    # one asked (see :func:`_derived`): one level's line pattern, the levels past a glued page
+    # number, one level's variants at a boundary's content. None: that one does not compile.
+    derived: dict[tuple[Any, ...], _Scan | None] = field(default_factory=dict)
 
 
 _SCANS: dict[tuple[str, ...], _Scan | None] = {}
@@ -726,8 +821,14 @@ def _stdlib_scan(levels: list[Level]) -> _Scan | None:
     return _SCANS[key]
 
 
-def _build_scan(levels: list[Level]) -> _Scan | None:
-    prefix = translate(expand(LINE_PREFIX), [])
+_LINE_START = f"^{LINE_PREFIX}"
+
+
+def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.MULTILINE,
+                sentence: bool = True) -> _Scan | None:
+    """The levels' alternatives in one stdlib pattern, each after ``start`` (the line prefix, by
+    default), compiled with ``flags``; the sentence-anchored levels' scan too, if ``sentence``."""
+    prefix = translate(expand(start), [])
     if prefix is None:
         return None
     parts: list[str] = []
@@ -745,12 +846,13 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
                 return None  # not the same on re, or a name twice in one variant
             group = f"_c{i}_v{k}" if lv.variants else f"_c{i}"
             names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
-            layout[i].append((group, names, _Check(checks) if checks else None))
+            check = _Check(checks, lv.variants[k] if lv.variants else None) if checks else None
+            layout[i].append((group, names, check))
             bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match
     relaxed: list[str] = []
-    compiled = compile_safe(f"^{prefix}(?:{'|'.join(parts)})", re.MULTILINE,
+    compiled = compile_safe(f"{prefix}(?:{'|'.join(parts)})", flags,
                             nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed)
     if compiled is None:
         return None
@@ -768,7 +870,40 @@ def _build_scan(levels: list[Level]) -> _Scan | None:
         for i, lv in enumerate(levels)
     )
     return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, variants, long_run,
-                 _build_sentence_scan(levels))
+                 _build_sentence_scan(levels) if sentence else None)
+
+
+# What a derived scan answers, and how it is built from the levels (see ``_Scan.derived``).
+_GLUED_PREFIX = f"{_INDENT}{_GLUED_NUMBER}{_MARKS}"
+
+
+def _derived(scan: _Scan, levels: list[Level], what: tuple[Any, ...]) -> _Scan | None:
+    """``what`` of the levels (``scan``'s), on stdlib ``re``: ("line", I) level I's line pattern
+    (``_line_regex``); ("glued",) the levels past a glued page number (``_glued_combined``, which
+    is not MULTILINE); ("variants", I) level I's variants at a boundary's content (``Level.regex``)."""
+    if what not in scan.derived:
+        if what[0] == "glued":
+            built = _build_scan(levels, _GLUED_PREFIX, 0, sentence=False)
+        else:
+            built = _build_scan([levels[what[1]]], _LINE_START if what[0] == "line" else "", sentence=False)
+        scan.derived[what] = built
+    return scan.derived[what]
+
+
+def _derived_match(scan: _Scan | None, text: str, pos: int, endpos: int,
+                   clean: dict[int, bool]) -> tuple[_Renamed, int] | None | Any:
+    """The match of a derived ``scan`` at ``pos`` (None: none), as :func:`_dispatched` reads it;
+    _UNDECIDED where only the regex pattern can tell (no scan, a text with a long shared run, a
+    variant's lookbehinds). ``clean`` keeps, per scan, whether ``text`` is free of its long run:
+    asked once a text, not once a line."""
+    if scan is None:
+        return _UNDECIDED
+    if id(scan) not in clean:
+        clean[id(scan)] = scan.long_run is None or scan.long_run.search(text) is None
+    if not clean[id(scan)]:
+        return _UNDECIDED
+    m = scan.rx.match(text, pos, endpos)
+    return None if m is None else _dispatched(scan, m)
 
 
 @dataclass(frozen=True, slots=True)
@@ -904,7 +1039,8 @@ def _heading_at(doc: Document, blocks: _BlockStarts, level: Level, rx: regex.Pat
 
 def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: set[tuple[str, int]],
             regions: dict[str, list[int]], made: dict[tuple[int, int], Heading | None],
-            under: dict[tuple[int, int], bool], lines: dict) -> dict[str, list[Heading]]:
+            under: dict[tuple[int, int], bool], lines: dict,
+            clean: dict[int, bool] | None = None) -> dict[str, list[Heading]]:
     """Give each candidate line to the first level that matches it and may open there.
 
     ``made`` keeps, across the passes over the same candidates, what each (line, level)
@@ -912,9 +1048,13 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     lines above gave it, see :func:`_is_under`): only the
     ordering conditions and ``skip`` change between passes. Each condition is pure, so the
     cheapest are asked first: a heading the combined match already made, then the order.
+    A line the combined match gave another level is matched for this one on the level's own
+    stdlib scan, where the process has the levels' (``clean``: see :func:`_derived_match`).
     """
     text = doc.text
     size = len(text)
+    scan = _SCANS.get(tuple(lv.pattern for lv in levels))
+    clean = {} if clean is None else clean
     skipped = {lv for lv, _ in skip}
     # Per level, looked up once per pass, not per candidate: its line pattern and the groups it
     # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
@@ -954,7 +1094,13 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
                 if not under[key]:
                     continue
             if head is _UNMADE:
-                head = made[key] = _heading_at(doc, blocks, level, rx, groups, start, end, None, "_all")
+                own = (_UNDECIDED if scan is None or not at_line or after_heading else
+                       _derived_match(_derived(scan, levels, ("line", i)), text, start, min(size, end + LOOKAHEAD), clean))
+                if own is _UNDECIDED:
+                    head = _heading_at(doc, blocks, level, rx, groups, start, end, None, "_all")
+                else:
+                    head = None if own is None else _heading_at(doc, blocks, level, rx, groups, start, end, own[0], "_c0")
+                made[key] = head
                 if head is None:
                     continue
             by_level[level.id].append(head)
@@ -1027,7 +1173,8 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     levels = _document_levels(rules)
     if not levels:
         return [], toc_spans(doc)
-    cands, toc = _candidates(doc, levels)
+    clean: dict[int, bool] = {}  # per stdlib scan, whether the text is free of its long run
+    cands, toc = _candidates(doc, levels, clean)
     # A level that does not apply in a region (only_without) gives its lines to the next level
     # that matches them: 一、 is a contract's clause, or the heading above its 第X条 clauses.
     skip: set[tuple[str, int]] = set()
@@ -1036,7 +1183,7 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     under: dict[tuple[int, int], bool] = {}
     lines: dict = {}
     while True:
-        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines)
+        by_level = _assign(doc, levels, cands, skip, regions, made, under, lines, clean)
         regions = {
             lv.id: sorted(h.start for other in lv.restart_at for h in by_level[other]) for lv in levels if lv.restart_at
         }
@@ -1200,7 +1347,28 @@ def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Head
     to_text, end_to_text, as_written = view.to_text, view.end_to_text, view.as_written
     mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end),
                       as_written(h.label, h.start, h.end), h.num) for h in heads]
-    return mapped, [(to_text(a), to_text(b)) for a, b in toc]
+    return _variants_on_text(doc.text, rules, mapped), [(to_text(a), to_text(b)) for a, b in toc]
+
+
+def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[Heading]:
+    """``heads`` (found on the view) with the variant ``Level.variant_at`` finds on ``text`` at
+    each one's content, read off the level's variants on the stdlib scan where the process has
+    the levels' (the regex module took a third of a medical record's time to say it); a heading
+    that only the regex pattern can tell about keeps ``variant_known`` False, for the caller."""
+    levels = _document_levels(rules)
+    scan = _SCANS.get(tuple(lv.pattern for lv in levels))
+    if scan is None or not heads:
+        return heads
+    index = {lv.id: i for i, lv in enumerate(levels)}
+    clean: dict[int, bool] = {}
+    out = []
+    for h in heads:
+        found = _derived_match(_derived(scan, levels, ("variants", index[h.level.id])), text, h.content,
+                               min(len(text), h.end + LOOKAHEAD), clean)
+        if found is not _UNDECIDED and (found is None or found[0].variant is not _PROBE):
+            h = replace(h, variant=None if found is None else found[0].variant, variant_known=True)
+        out.append(h)
+    return out
 
 
 def build_outline(doc: Document, rules: RuleFile) -> Outline:

@@ -658,3 +658,38 @@ def _overlapping_runs(items, shared: list[Ranges]) -> None:
 
 def _intersection(x: Ranges, y: Ranges) -> Ranges:
     return _complement(_normal(list(_complement(x) + _complement(y))))
+
+
+def crosses_lines(source: str) -> bool:
+    """Some character a match of ``source`` (stdlib ``re``) consumes may be a line end; True also
+    where the walk cannot tell."""
+    try:
+        return _crosses_lines(_sre.parse(source).data)
+    except (re.error, Unsafe, RecursionError):
+        return True
+    finally:
+        _FIRSTS.clear()
+        _CLASSES_SEEN.clear()
+
+
+def _crosses_lines(seq) -> bool:
+    """Some character ``seq`` consumes may be a line end (lookarounds consume nothing)."""
+    for op, av in seq:
+        if op in _ONE_CHAR:
+            if _overlap(_charset(op, av), ((10, 10),)):
+                return True
+        elif op is _C.SUBPATTERN:
+            if _crosses_lines(av[-1]):
+                return True
+        elif op is _C.BRANCH:
+            if any(_crosses_lines(b) for b in av[1]):
+                return True
+        elif op in _REPEATS:
+            if _crosses_lines(av[2]):
+                return True
+        elif op is getattr(_C, "ATOMIC_GROUP", None):
+            if _crosses_lines(av):
+                return True
+        elif op not in _ZERO_WIDTH:
+            return True  # what the walk does not know may take anything
+    return False

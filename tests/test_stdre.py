@@ -9,12 +9,19 @@ import pytest
 import regex
 from domainchunk.outline import (
     _DECIDED_ON_REGEX,
+    _UNDECIDED,
+    LOOKAHEAD,
     _combined,
+    _derived,
+    _derived_match,
     _document_levels,
+    _glued_combined,
     _group_numbers,
     _line_matches,
+    _line_regex,
     _Renamed,
     _stdlib_scan,
+    _which,
 )
 from domainchunk.rulefile import load_rules
 from domainchunk.stdre import SHARED_RUN, Unsafe, _code_points, _compiler, _sre, compile_safe, safe, translate
@@ -280,3 +287,93 @@ def test_a_stored_scan_is_bought_after_a_shorter_rent(tmp_path, monkeypatch):
     assert loaded is not None and loaded is not built and loaded.rx.groupindex == built.rx.groupindex
     text = "第一章 总则\n第一条 示范。\n第二条 又一条。\n"
     assert [m.span() for m in loaded.rx.finditer(text)] == [m.span() for m in built.rx.finditer(text)]
+
+
+def _derived_scans_agree(rules, text: str) -> int:
+    """Each level's own line pattern, its variants at a line's content, and the levels past a
+    glued page number give on their stdlib scans what they give on the regex module, at every
+    line start of ``text``; the count of places compared."""
+    levels = _document_levels(rules)
+    scan = _stdlib_scan(levels)
+    glued = _glued_combined(levels)
+    clean: dict[int, bool] = {}
+    compared = 0
+    starts = [m.start() for m in re.finditer(r"(?m)^", text)]
+    for ls in starts:
+        end = min(len(text), (text.find("\n", ls) % (len(text) + 1)) + LOOKAHEAD)
+        ours = _derived_match(_derived(scan, levels, ("glued",)), text, ls, len(text), clean)
+        if ours is not _UNDECIDED:
+            theirs = glued.match(text, ls)
+            assert (ours and ours[1]) == (theirs and _which(theirs, _group_numbers(glued, len(levels))))
+            compared += 1
+        for i, level in enumerate(levels):
+            ours = _derived_match(_derived(scan, levels, ("line", i)), text, ls, end, clean)
+            if ours is not _UNDECIDED:
+                theirs = _line_regex(level).match(text, ls, end)
+                assert (ours is None) == (theirs is None), (level.id, text[ls : ls + 40])
+                if theirs is not None:
+                    m = ours[0]
+                    assert (m.start("_c0"), m.end("_c0")) == theirs.span("_all")
+                    for name in ("label", "num", "sub"):
+                        if name in theirs.re.groupindex:
+                            assert m.group(name) == theirs.group(name), (level.id, name)
+                compared += 1
+            for pos in {ls, ls + len(text[ls:end]) - len(text[ls:end].lstrip())}:
+                ours = _derived_match(_derived(scan, levels, ("variants", i)), text, pos, end, clean)
+                if ours is not _UNDECIDED:
+                    assert (None if ours is None else ours[0].variant) == level.variant_at(text, pos, end), level.id
+                    compared += 1
+    return compared
+
+
+def test_every_level_compiles_into_the_derived_scans():
+    for rules in load_rules().values():
+        levels = _document_levels(rules)
+        scan = _stdlib_scan(levels) if levels else None
+        if scan is None:
+            continue
+        for what in [("glued",), *((kind, i) for i in range(len(levels)) for kind in ("line", "variants"))]:
+            assert _derived(scan, levels, what) is not None, (rules.id, what)
+
+
+def test_derived_scans_agree_with_the_regex_module_on_every_case():
+    compared = 0
+    for rules in load_rules().values():
+        if not _document_levels(rules) or _stdlib_scan(_document_levels(rules)) is None:
+            continue
+        for case in rules.cases:
+            compared += _derived_scans_agree(rules, case.text)
+    assert compared > 1000
+
+
+@pytest.mark.parametrize("path", TEXTS[::4], ids=lambda p: p.name)
+def test_derived_scans_agree_with_the_regex_module_on_the_corpora(path):
+    text = path.read_text(encoding="utf-8")
+    for rules in load_rules().values():
+        if _document_levels(rules) and _stdlib_scan(_document_levels(rules)) is not None:
+            _derived_scans_agree(rules, text)
+
+
+def test_lookbehind_checks_on_stdlib_say_what_the_regex_module_says():
+    """A variant's not_after and after_blank_line, told line by line on stdlib ``re``, hold
+    exactly where its lookbehinds match on the regex module, at every line start and past its
+    indentation, on every case and corpus text."""
+    from domainchunk.outline import _Check, _lines_above
+    texts = [case.text for rules in load_rules().values() for case in rules.cases]
+    texts += [p.read_text(encoding="utf-8") for p in TEXTS]
+    told = 0
+    for rules in load_rules().values():
+        for level in _document_levels(rules):
+            for variant in level.variants:
+                if not variant.lookbehinds:
+                    continue
+                ours, theirs = _Check(variant.lookbehinds, variant), _Check(variant.lookbehinds)
+                if _lines_above(tuple((na.expanded, na.blank_lines) for na in variant.not_after)) is None:
+                    continue  # on the regex module, as theirs
+                for text in texts:
+                    for m in re.finditer(r"(?m)^[ \t\u3000#]*", text):
+                        for pos in {m.start(), m.end()}:
+                            assert (ours.match(text, pos, 2.0) is None) == (theirs.match(text, pos, 2.0) is None), (
+                                level.id, variant.name, text[max(0, pos - 30) : pos + 10])
+                            told += 1
+    assert told > 10000
