@@ -269,12 +269,14 @@ def arrow_schema():
                       ("size", pa.int64())])
 
 
-def to_row(record: dict[str, Any]) -> dict[str, Any]:
-    return {**record, "metadata": json.dumps(record["metadata"], ensure_ascii=False, sort_keys=True)}
-
-
-# ``json.dumps(record, ensure_ascii=False)`` without a new encoder per record: one encoder made once.
+# ``json.dumps(record, ensure_ascii=False)`` (and with ``sort_keys``) without a new encoder per
+# record: each encoder made once.
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_ENCODE_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+
+
+def to_row(record: dict[str, Any]) -> dict[str, Any]:
+    return {**record, "metadata": _ENCODE_SORTED(record["metadata"])}
 
 
 @lru_cache(maxsize=1)
