@@ -269,18 +269,48 @@ def arrow_schema():
                       ("size", pa.int64())])
 
 
+# ``json.dumps(record, ensure_ascii=False)`` (and with ``sort_keys``) without a new encoder per
+# record: each encoder made once.
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_ENCODE_SORTED = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+
+
 def to_row(record: dict[str, Any]) -> dict[str, Any]:
-    return {**record, "metadata": json.dumps(record["metadata"], ensure_ascii=False, sort_keys=True)}
+    return {**record, "metadata": _ENCODE_SORTED(record["metadata"])}
+
+
+@lru_cache(maxsize=1)
+def _chunk_fields() -> tuple[str, ...]:
+    from .models import Chunk
+
+    return tuple(Chunk.model_fields)
+
+
+def written_records(result) -> list[dict[str, Any]]:
+    """``result.records()`` as plain data that is written out at once: each chunk's fields as the
+    chunk holds them, not copied (``model_dump(mode="json")`` copied every list and dict of every
+    chunk, as long as writing the JSON itself). A chunk's fields are JSON data already (str, int,
+    None, lists and dicts of them); the title is left out, as the dump leaves it out."""
+    fields = _chunk_fields()
+    records = []
+    for c in (*result.chunks, *result.parents):
+        if tuple(c.__dict__) != fields:  # a subclass with fields of its own: as the model dumps it
+            records.append(c.to_record())
+            continue
+        rec = c.__dict__.copy()
+        del rec["title"]
+        records.append(rec)
+    return records
 
 
 def render(result, fmt: str) -> str | list[dict[str, Any]]:
     """A chunked document as the text written for ``fmt``, or Parquet rows."""
-    records = result.records()
-    if fmt == "jsonl":
-        return "".join(json.dumps(rec, ensure_ascii=False) + "\n" for rec in records)
     if fmt == "text":
         return "".join(f"--- {c.source} #{c.index} [{c.kind} {c.rule}] {' > '.join(c.path)}\n{c.text}\n"
                        for c in result.chunks)
+    records = written_records(result)
+    if fmt == "jsonl":
+        return "".join(_ENCODE(rec) + "\n" for rec in records)
     if fmt == "json":
         payload = {"source": result.document.source, "detection": result.detection.model_dump(mode="json"),
                    "chunks": records}

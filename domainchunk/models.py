@@ -13,10 +13,16 @@ from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
 BlockKind = Literal["heading", "paragraph", "table", "page_break"]
+# Each model's validator is built when it first validates or dumps, not at import: a command that
+# writes its chunks from their fields never validates a Chunk, and building the validators of
+# every model here cost the start-up of a one-file command tens of milliseconds.
+_DEFERRED = ConfigDict(defer_build=True)
 
 
 class TableCell(BaseModel):
     """One cell of a table row; ``start``/``end`` locate its text in the document."""
+
+    model_config = _DEFERRED
 
     text: str
     start: int
@@ -25,6 +31,8 @@ class TableCell(BaseModel):
 
 
 class TableRow(BaseModel):
+    model_config = _DEFERRED
+
     cells: list[TableCell]
     start: int
     end: int
@@ -39,6 +47,8 @@ class Block(BaseModel):
     text in ``Document.text`` is the rows as lines, cells separated by tabs.
     """
 
+    model_config = _DEFERRED
+
     kind: BlockKind
     start: int
     end: int
@@ -49,6 +59,8 @@ class Block(BaseModel):
 
 
 class Page(BaseModel):
+    model_config = _DEFERRED
+
     number: int  # 1-based, as printed in viewers
     start: int
     end: int
@@ -56,6 +68,8 @@ class Page(BaseModel):
 
 class Document(BaseModel):
     """One input document as a single normalised text plus its layout."""
+
+    model_config = _DEFERRED
 
     source: str
     text: str
@@ -89,7 +103,7 @@ def page_lookup(pages: list[Page]) -> Callable[[int, int], list[int]]:
 class Chunk(BaseModel):
     """A retrieval chunk: an exact slice of ``Document.text`` with its place in the outline."""
 
-    model_config = ConfigDict(frozen=False)
+    model_config = ConfigDict(frozen=False, defer_build=True)
 
     index: int
     text: str
@@ -182,6 +196,8 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
 class Reason(BaseModel):
     """Why the detector scored a type: one signal that fired."""
 
+    model_config = _DEFERRED
+
     doc_type: str
     signal: str
     count: int
@@ -190,6 +206,8 @@ class Reason(BaseModel):
 
 
 class Detection(BaseModel):
+    model_config = _DEFERRED
+
     doc_type: str
     score: float
     scores: dict[str, float] = Field(default_factory=dict)
@@ -203,6 +221,8 @@ class Detection(BaseModel):
 
 
 class ChunkedDocument(BaseModel):
+    model_config = _DEFERRED
+
     document: Document
     detection: Detection
     chunks: list[Chunk]

@@ -175,7 +175,9 @@ def chunk_document(
     # Packs fill up to the limit itself: with context_fit their own context_text is measured.
     chunks, records = finish(doc, rows, fingerprint=rules_fingerprint(rules), max_chars=limit, size=size,
                              pack=pack, parents=parents, context_fit=context_fit)
-    return ChunkedDocument(document=doc, detection=detection, chunks=chunks, parents=records)
+    # Every part is a model already, made here: validating them again only checked their classes,
+    # and built the validators of the result's every model on a command's first document.
+    return trusted(ChunkedDocument, {"document": doc, "detection": detection, "chunks": chunks, "parents": records})
 
 
 @collector_paused

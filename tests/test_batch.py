@@ -667,3 +667,21 @@ def test_a_worker_gives_back_memory_its_documents_freed(monkeypatch):
     before = batch._resident_mb(os.getpid())
     trim()
     assert batch._resident_mb(os.getpid()) < before - 32 and keep
+
+
+# ------------------------------------------------------------ rendering
+
+@pytest.mark.parametrize("options", [{}, {"pack": True, "parents": True}, {"mask_phi": True}])
+def test_written_records_are_the_records_json_gives(options: dict):
+    """The command writes each chunk's fields as they stand, not the models' dump: the JSON and
+    the Parquet rows are the dump's, field for field and in its order, for every kind of chunk
+    (units, pieces, packs, parents) and metadata (citations, lab items, masked values)."""
+    import domainchunk
+
+    corpus = Path(__file__).resolve().parent.parent / "corpora"
+    for path in sorted(p for p in corpus.iterdir() if p.suffix in (".txt", ".md")):
+        result = domainchunk.chunk(path, max_chars=400, **options)
+        dumped = result.records()
+        assert batch.render(result, "jsonl") == "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in dumped)
+        assert batch.render(result, "parquet") == [
+            {**r, "metadata": json.dumps(r["metadata"], ensure_ascii=False, sort_keys=True)} for r in dumped]

@@ -294,6 +294,9 @@ def results_metadata(items: list[dict[str, Any]]) -> dict[str, Any]:
 def text_results(text: str, v: Vocab | None = None) -> dict[str, Any]:
     """Lab results found in a medical record's section: LIS entries and bracketed panels (read with
     the built-in lab_report file's vocabulary unless ``v`` is given)."""
+    # A panel's name is bracketed and a LIS entry ends in a semicolon: half of a record's sections hold neither.
+    if "【" not in text and ";" not in text and "；" not in text:
+        return {}
     v = v or builtin_vocab()
     panels = bracketed_panels(text, v)
     items = parse_lis(text, v) + [it for p in panels for it in p["items"]]
