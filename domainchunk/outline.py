@@ -27,7 +27,7 @@ import time
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import regex
 
@@ -93,6 +93,10 @@ class Section:
     headings: list[Heading] = field(default_factory=list)
 
 
+def _same_offset(pos: int) -> int:
+    return pos
+
+
 @dataclass(slots=True)
 class Outline:
     text: str
@@ -101,6 +105,15 @@ class Outline:
     sections: list[Section]
     inner: dict[str, list[int]]  # document-scope inner level id -> sorted line starts
     view: View | None = None  # the tolerant view the rules were matched on, when it is not the text itself
+
+    def as_read(self) -> tuple[str, Callable[[int], int]]:
+        """The text the rules were matched on, and where a document offset is in it: the view's,
+        where a hard-wrapped line is joined to the one it was cut from, when there is one. What
+        is read there is the same whatever the layout (a citation cut at a line end, a wrapped
+        paragraph that is still one 款)."""
+        if self.view is None:
+            return self.text, _same_offset
+        return self.view.text, self.view.to_view
 
     def cuts_within(self, start: int, end: int) -> list[tuple[str, list[int]]]:
         """Inner split points inside ``(start, end)``, one list per inner level, coarsest first."""

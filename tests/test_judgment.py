@@ -197,3 +197,14 @@ def test_sections_survive_hard_wrapping(path):
     assert wrapped.count("\n") > text.count("\n") + 10  # the re-laying really cut lines
     assert _sections(wrapped) == _sections(text)
     assert _sections(_no_spaces(wrapped)) == _sections(text)
+
+
+def test_citations_and_cause_of_a_hard_wrapped_judgment_are_those_as_written():
+    # a citation or the case's cause cut at a line end is read whole, on the view the outline matched
+    from relayout import wrapped
+
+    source = (ROOT / "corpora" / "judgment_民事判决书_金融借款_多项诉请.txt").read_text(encoding="utf-8")
+    written = domainchunk.chunk(source, doc_type="judgment").document.metadata
+    relaid = domainchunk.chunk(wrapped(source), doc_type="judgment").document.metadata
+    assert written["citations"] and relaid["citations"] == written["citations"]
+    assert relaid["cause"] == written["cause"]

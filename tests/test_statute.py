@@ -268,3 +268,24 @@ def test_a_title_longer_than_the_wrap_width_is_the_whole_title():
     result = domainchunk.chunk(wrapped(f"{title}\n\n{body}\n"), doc_type="statute")
     assert result.document.title == title
     assert {c.metadata["law"] for c in result.chunks if c.metadata.get("article_label")} == {title}
+
+
+def test_paragraphs_and_citations_of_a_hard_wrapped_article_are_those_as_written():
+    # A hard-wrapped article's line breaks start no 款, and a citation cut at a line end is
+    # still one: both are read on the view the outline matched, not on the wrapped text.
+    from relayout import wrapped
+
+    text = "示范条例\n\n" + "\n\n".join(
+        f"第{n}条　示范机关应当依照《中华人民共和国示范管理法》第二十三条的规定，做好示范区域内的示范管理工作。\n\n"
+        "有关单位和个人应当配合示范机关依法开展的示范管理工作，不得拒绝或者阻碍本条规定的示范管理活动。"
+        for n in "一二三四五六") + "\n"
+
+    def read(source: str) -> list[tuple]:
+        chunks = domainchunk.chunk(source, doc_type="statute").chunks
+        return [(c.metadata["article_label"], c.metadata["paragraphs"], c.metadata.get("citations")) for c in chunks
+                if c.metadata.get("article_label")]
+
+    as_written = read(text)
+    assert as_written[0][1] == [1, 2] and as_written[0][2][0]["article"] == 23
+    assert len(wrapped(text).splitlines()) == len(text.splitlines()) + 12, "the wrap cuts every paragraph"
+    assert read(wrapped(text)) == as_written

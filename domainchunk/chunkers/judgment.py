@@ -112,13 +112,14 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
         meta["case_number"] = _SPACES.sub("", m.group())
         if procedure := _procedure(rules, meta["case_number"]):
             meta["procedure"] = procedure
-    if cause := _cause(rules, doc.text, _party_names(doc, outline)):
+    read, at = outline.as_read()
+    if cause := _cause(rules, read, _party_names(doc, outline)):
         meta["cause"] = cause
     if meta.get("court") and meta.get("document_kind"):
         meta["title"] = meta["court"] + meta["document_kind"]
     citations: list[dict[str, Any]] = []
     for a, b in _body_spans(outline):
-        citations += [c for c in _statutes(rules, doc.text, a, b) if c not in citations]
+        citations += [c for c in _statutes(rules, read, at(a), at(b)) if c not in citations]
     if citations:
         meta["citations"] = citations
     return meta
@@ -129,7 +130,8 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     if sec.unit is not None:
         meta["section"] = sec.unit.label
     if sec.rule != "judgment.appendix":
-        cites = _statutes(outline.rules, doc.text, start, end)
+        read, at = outline.as_read()
+        cites = _statutes(outline.rules, read, at(start), at(end))
         if cites:
             meta["citations"] = cites
     return meta

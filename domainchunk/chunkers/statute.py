@@ -67,14 +67,15 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
         meta["article"] = unit.num[0]
         if unit.num[1]:
             meta["article_sub"] = unit.num[1]
-    # 款 are the article's paragraphs: count paragraph starts from the article's first line.
-    text = doc.text
-    first = 1 if start <= unit.end else 1 + _paragraph_starts(text, unit.end, start)
-    last = first + _paragraph_starts(text, max(start, unit.end), end)
+    # 款 are the article's paragraphs: count paragraph starts from the article's first line, on
+    # the text as the rules read it (a hard-wrapped paragraph's line breaks start no 款 there).
+    text, at = outline.as_read()
+    first = 1 if start <= unit.end else 1 + _paragraph_starts(text, at(unit.end), at(start))
+    last = first + _paragraph_starts(text, at(max(start, unit.end)), at(end))
     meta["paragraphs"] = [first, last]
     body_from = max(start, unit.content + len(unit.label))
     cites = find_citations(text, doc.metadata.get("title"), outline.rules.vocabulary_pattern("terms.self_name"),
-                           start=body_from, end=end)
+                           start=at(body_from), end=at(end))
     if cites:
         meta["citations"] = cites
     return meta
