@@ -718,9 +718,9 @@ _SPACING = " \t\u3000"  # the class [ \t\u3000] the lookbehinds allow around a l
 
 @lru_cache(maxsize=512)
 def _lines_above(lines: tuple[tuple[str, bool], ...]) -> tuple[tuple[re.Pattern, re.Pattern | None, bool], ...] | None:
-    """Per ``not_after`` of a variant (``lines``: its pattern, blank lines allowed), its whole line on stdlib ``re`` (as ``_ABOVE`` writes it
-    up to the line end), the long run that sends a line to the regex module, and whether blank
-    lines may stand between; None where one of them must
+    """Per ``not_after`` of a variant (``lines``: its pattern, blank lines allowed): its whole line
+    on stdlib ``re`` (as ``_ABOVE`` writes it, up to the line end), the long run that sends a line
+    to the regex module, and whether blank lines may stand between. None where one of them must
     stay on the regex module: it does not translate, may cross a line end or look past it (the
     line is matched alone), or does not pass the safety check."""
     out = []

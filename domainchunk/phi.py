@@ -65,9 +65,9 @@ _SHAPES: dict[str, str] = {
 # 电话88887777); a name, address or employer may not, or 签名确认 would mask 确认.
 #
 # A number, ID, phone, date or e-mail may also stand on the next line after a colon that ends its
-# line: a hard-wrapped text (a PDF's) cuts 住院号：| ZY0001 there, and a value of those shapes on the
-# next line (past one blank line when the text is double-spaced) is the field's. (A name, address or employer is not taken so: the next line may be
-# the form's next heading.)
+# line: a hard-wrapped text (a PDF's) cuts 住院号：| ZY0001 there, and a value of those shapes on
+# the next line (past one blank line when the text is double-spaced) is the field's. A name,
+# address or employer is not taken so: the next line may be the form's next heading.
 _SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
 _NEXT_LINE = r"(?:\n{SP}*){{0,2}}"  # the line after, or the one after a double-spaced text's blank line
 _ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
@@ -239,11 +239,11 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
         heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
         # the row below, past the one blank line a double-spaced text puts between any two lines
-        j = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
-        below = lines[j]
+        row = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
+        below = lines[row]
         if not columns or "\t" not in below:
             continue
-        cell_start = starts[j]
+        cell_start = starts[row]
         for j, cell in enumerate(below.split("\t")):
             value = cell.strip()
             if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:

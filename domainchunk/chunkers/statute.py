@@ -49,13 +49,12 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     Read on the view the outline was matched on: a title longer than a hard-wrapped text's width
     is one line there, where the text holds its last part alone on a line of its own."""
     head_end = outline.headings[0].start if outline.headings else min(len(doc.text), 2000)
-    title = _title_regex(outline.rules.vocabulary_pattern("terms.title_suffix"))
+    text, at = outline.as_read()
+    m = _title_regex(outline.rules.vocabulary_pattern("terms.title_suffix")).search(text, 0, at(head_end))
+    if m is None:
+        return {}
     view = outline.view
-    if view is None:
-        m = title.search(doc.text, 0, head_end)
-        return {"title": m.group("t")} if m else {}
-    m = title.search(view.text, 0, view.to_view(head_end))
-    return {"title": view.as_written(m.group("t"), *m.span("t"))} if m else {}
+    return {"title": m.group("t") if view is None else view.as_written(m.group("t"), *m.span("t"))}
 
 
 def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:

@@ -468,15 +468,14 @@ class _Handle(ctypes.c_void_p):
     so an unchecked call passes it back as a pointer, not truncated to a C int."""
 
 
-_POINTER = _Handle
 _PAGE_COUNT = _unconverted(pdfium_c.FPDFPage_CountObjects)
-_PAGE_OBJECT = _unconverted(pdfium_c.FPDFPage_GetObject, _POINTER)
+_PAGE_OBJECT = _unconverted(pdfium_c.FPDFPage_GetObject, _Handle)
 _FORM_COUNT = _unconverted(pdfium_c.FPDFFormObj_CountObjects)
-_FORM_OBJECT = _unconverted(pdfium_c.FPDFFormObj_GetObject, _POINTER)
+_FORM_OBJECT = _unconverted(pdfium_c.FPDFFormObj_GetObject, _Handle)
 _OBJECT_TYPE = _unconverted(pdfium_c.FPDFPageObj_GetType)
 _OBJECT_MATRIX = _unconverted(pdfium_c.FPDFPageObj_GetMatrix)
 _SEGMENT_COUNT = _unconverted(pdfium_c.FPDFPath_CountSegments)
-_SEGMENT = _unconverted(pdfium_c.FPDFPath_GetPathSegment, _POINTER)
+_SEGMENT = _unconverted(pdfium_c.FPDFPath_GetPathSegment, _Handle)
 _SEGMENT_POINT = _unconverted(pdfium_c.FPDFPathSegment_GetPoint)
 _SEGMENT_TYPE = _unconverted(pdfium_c.FPDFPathSegment_GetType)
 _SEGMENT_CLOSE = _unconverted(pdfium_c.FPDFPathSegment_GetClose)
@@ -813,9 +812,8 @@ def _remove_footnotes(pages: list[PageContent]) -> None:
         start = len(lines)
         while start and lines[start - 1].font_size <= FOOTNOTE_SIZE * body and lines[start - 1].top >= FOOTNOTE_ZONE * page.height:
             start -= 1
-        notes = next((i for i in range(start, len(lines)) if _NOTE_MARK.match(lines[i].text)), None)
-        if notes is not None and notes == start:
-            dropped = {id(line) for line in lines[notes:]}
+        if start < len(lines) and _NOTE_MARK.match(lines[start].text):
+            dropped = {id(line) for line in lines[start:]}
             page.lines = [line for line in page.lines if id(line) not in dropped]
 
 
