@@ -61,3 +61,38 @@ def test_new_record_forms_keep_their_type():
     for name in ("emr_cmbclin_示范_社区获得性肺炎.txt", "emr_ccks_示范_胆囊结石.txt", "emr_出院小结_示范_胃肠外科.txt",
                  "emr_bundle_示范_心内科.txt", "emr_手术记录_示范.txt", "emr_门诊病历_示范.txt"):
         assert pipeline.chunk(ROOT / "corpora" / name).detection.doc_type == "medical_record", name
+
+
+_RECORD = (
+    "示范医院\n出院记录\n\n"
+    "姓名：周示例　性别：女　年龄：58岁　科室：心血管内科　床号：12　住院号：ZY20240611\n"
+    "入院日期：2024-06-01　出院日期：2024-06-11\n\n"
+    "入院情况：患者因反复胸闷、胸痛三年，加重伴活动后气促一周入院，胸痛多于劳累后发作，"
+    "持续数分钟，休息后可缓解，无放射痛，无晕厥。\n\n"
+    "入院诊断：冠状动脉粥样硬化性心脏病，不稳定型心绞痛，高血压病二级（很高危）。\n\n"
+    "诊疗经过：入院后完善血常规、生化、心肌酶谱及心脏彩超等检查，予抗血小板、调脂稳定斑块、"
+    "扩张冠脉及控制血压等治疗，行冠状动脉造影提示前降支中段狭窄约百分之八十，"
+    "于前降支植入支架一枚，术后患者胸闷症状明显缓解，复查心电图未见新发缺血改变。\n\n"
+    "出院医嘱：低盐低脂饮食，规律服用阿司匹林、氯吡格雷及他汀类药物，监测血压，"
+    "一个月后心内科门诊随访，如有胸痛加重及时就诊。\n"
+)
+_HEADER = {"性别": "女", "年龄": "58岁", "科室": "心血管内科", "床号": "12", "住院号": "ZY20240611"}
+
+
+def test_header_fields_read_the_same_with_no_spaces_and_hard_wrapped():
+    """A value ends where the next field's label begins, and a value a wrap cut is read whole:
+    with the spaces between fields lost, 性别 read 女年龄 and 年龄 went missing; wrapped at 36,
+    住院号 read its first line only."""
+    import relayout
+
+    for layout in (str, relayout.no_spaces, relayout.wrapped, relayout.no_spaces_wrapped):
+        result = pipeline.chunk(layout(_RECORD), max_chars=1000)
+        assert result.detection.doc_type == "medical_record", layout
+        assert result.document.metadata["header"] == _HEADER, layout
+        assert result.document.metadata["department"] == "心血管内科", layout
+        assert all(c.metadata.get("住院号") == "ZY20240611" for c in result.chunks), layout
+
+
+def test_a_blank_header_field_takes_no_label_for_its_value():
+    result = pipeline.chunk("出院记录\n\n科室：内科　床号：　住院号：ZY1\n\n主诉：胸痛。\n", max_chars=1000)
+    assert result.document.metadata["header"] == {"科室": "内科", "住院号": "ZY1"}

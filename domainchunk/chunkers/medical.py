@@ -17,6 +17,7 @@ import regex
 
 from ..models import Document
 from ..outline import Heading, Outline, Section
+from ..phi import FIELD_GROUPS
 from ..rulefile import RuleFile
 from .lab import text_results
 
@@ -31,9 +32,16 @@ _TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>" + _DATE + ")"
 # The vocabularies (header labels, date labels, record titles) are the rule file's `fields:` and
 # `terms:`; these compile them once per distinct vocabulary.
 @lru_cache(maxsize=8)
-def _header_regex(labels: str) -> regex.Pattern:
+def _header_regex(labels: str, fields: str) -> regex.Pattern:
+    """A header field and its value. A value ends where the next field's label and colon begin,
+    so that a header whose spaces were lost (性别：男年龄：46岁) still reads field by field; a key
+    then stands right after such a value, where otherwise a Han character before it means a
+    longer word (病床号, 入院科室)."""
+    label_colon = rf"(?:{fields})(?:名称)?[ \t\u3000]*[:：]"
+    value = r"[^\s:：，,;；]"
     return regex.compile(
-        r"(?<![\p{Han}])(?P<key>" + labels + r")(?:名称)?[ \t\u3000]*[:：][ \t\u3000]*(?P<value>[^\s:：，,;；]+)"
+        rf"(?:(?<!\p{{Han}})|(?<={label_colon}[ \t\u3000]*{value}{{1,30}}))(?P<key>{labels})(?:名称)?[ \t\u3000]*[:：]"
+        rf"[ \t\u3000]*(?P<value>(?:(?!{label_colon}){value})+)"
     )
 
 
@@ -67,7 +75,10 @@ def _canonical(outline: Outline, label: str) -> str:
 def _header_fields(rules: RuleFile, text: str) -> dict[str, str]:
     """The header fields of a record by metadata key (性别: 男), the first value of each."""
     fields: dict[str, str] = {}
-    for m in _header_regex(rules.vocabulary_pattern("fields.header")).finditer(text):
+    # Every label a header line may hold: its own fields', the record date's and masking's.
+    labels = [rules.vocabulary_pattern(f"fields.{g}") for g in ("header", "record_date")]
+    labels += [rules.vocabulary_pattern(f"terms.{g}") for g in (*FIELD_GROUPS, "phi_other_field") if g in rules.terms]
+    for m in _header_regex(labels[0], "|".join(labels)).finditer(text):
         key = rules.field_key("header", m.group("key")) or m.group("key")
         fields.setdefault(key, m.group("value"))
     return fields
@@ -81,11 +92,13 @@ def _record_date_at(rules: RuleFile, text: str, start: int = 0, end: int | None 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     rules = outline.rules
     meta: dict[str, Any] = {}
-    first = outline.sections[1].start if len(outline.sections) > 1 else len(doc.text)
-    head = doc.text[: max(first, min(len(doc.text), 300))]
+    # Read where the rules read: a value that a hard wrap cut (住院号：Z2⏎406112) is whole there.
+    read, at = outline.as_read()
+    first = at(outline.sections[1].start) if len(outline.sections) > 1 else len(read)
+    head = read[: max(first, min(len(read), 300))]
     if m := _plain_regex(rules.vocabulary_pattern("terms.record_title")).search(head[:300]):
         meta["record_type"] = rules.term("record_title", m.group()) or m.group()
-    fields = _header_fields(rules, doc.text)
+    fields = _header_fields(rules, read)
     if fields:
         meta["header"] = fields
     labels = rules.fields.get("department", {}).get("department", [])
@@ -125,11 +138,13 @@ def _open_records(outline: Outline, pos: int) -> list[Heading]:
     return [h for h in (_OPEN[2][k], _OPEN[3][k]) if h is not None]
 
 
-def _record_date(rules: RuleFile, text: str, records: list[Heading], sec: Section) -> str | None:
+def _record_date(outline: Outline, records: list[Heading], sec: Section) -> str | None:
+    read, at = outline.as_read()
     for h in reversed(records):
         if m := _DATE_RX.match(h.label):
             return m.group()
-        if m := _TITLE_DATE.match(text, h.end) or _record_date_at(rules, text, h.end, max(h.end, min(sec.end, h.end + 200))):
+        end = at(h.end)
+        if m := _TITLE_DATE.match(read, end) or _record_date_at(outline.rules, read, end, max(end, min(at(sec.end), end + 200))):
             return m.group("date")
     return None
 
@@ -147,7 +162,7 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
     if note := next((h.label for h in records if h.level.id == "medical.note"), None):
         meta["note"] = note
     if records:
-        if date := _record_date(outline.rules, text, records, sec):
+        if date := _record_date(outline, records, sec):
             meta["record_date"] = date
     elif doc.metadata.get("record_date"):
         meta["record_date"] = doc.metadata["record_date"]
