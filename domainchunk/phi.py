@@ -157,11 +157,29 @@ def vocabulary(rules: RuleFile | None = None) -> Vocabulary:
     return _CACHE[key]
 
 
+def _field_labels(terms: Mapping[str, Mapping[str, list[str]]]) -> str:
+    """An alternation of every label of a header line the vocabulary knows: the field groups'
+    placeholders and aliases, and the fields that are not identifying."""
+    words = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
+    words |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+    return _alternation({w: [] for w in words}) if words else "(?!)"
+
+
+_LABELS: dict[str, str] = {}
+
+
+def field_labels(rules: RuleFile | None = None) -> str:
+    """``_field_labels`` of the PHI vocabulary in force for ``rules``: where a header line's value
+    ends when no space does (性别：男年龄：46岁), for the header metadata of records and reports."""
+    key = fingerprint(rules)
+    if key not in _LABELS:
+        _LABELS[key] = _field_labels(_phi_terms(rules))
+    return _LABELS[key]
+
+
 def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
-    field_labels = {g: terms.get(g, {}) for g in FIELD_GROUPS}
-    all_labels = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
-    all_labels |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
-    keys = _alternation({w: [] for w in all_labels}) if all_labels else "(?!)"
+    label_groups = {g: terms.get(g, {}) for g in FIELD_GROUPS}
+    keys = _field_labels(terms)
     next_field = regex.compile(rf"{keys}[*】]{{0,2}}{_SP}*[:：]", regex.V0)
     key_at = regex.compile(rf"{keys}(?:{_SP}|[*】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
@@ -170,7 +188,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     bound = r"(?<![A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
 
     labelled, group_of, labels = [], {}, {}
-    for group, vocab in field_labels.items():
+    for group, vocab in label_groups.items():
         shape = _SHAPES[group].format(**fill)
         sep = _SEP.format(SP=_SP, GLUED=_GLUED_SEP.get(group, "").format(SP=_SP),
                           NL=_NEXT_LINE.format(SP=_SP) if group in _ON_NEXT_LINE else "")

@@ -188,3 +188,20 @@ def test_a_report_reads_the_same_in_every_form(seed, tmp_path_factory):
         result = pipeline.chunk(path, max_chars=4000)
         assert result.detection.doc_type == "lab_report", form
         assert _panels(result) == want, form
+
+
+def test_header_fields_with_no_spaces_end_at_the_next_label():
+    """条码号：6026030901标本：血清 read 6026030901标本 as the barcode, and a date glued to its
+    time (2024-08-0107:10) lost the time, once the spaces between fields were gone."""
+    report = (
+        "示范医院检验报告单\n姓名：某甲　性别：男　年龄：41岁　科室：内科\n\n"
+        "血常规\n条码号：6026030901　标本：全血　送检医生：吴某某　临床诊断：发热\n"
+        "采样时间：2024-08-01 07:10　报告时间：2024-08-01 09:05\n"
+        "项目\t结果\t单位\t参考范围\n白细胞计数\t13.2\t10^9/L\t3.5-9.5\n血红蛋白\t128\tg/L\t130-175\n"
+    )
+    want = {"barcode": "6026030901", "specimen": "全血", "doctor": "吴某某",
+            "collected_at": "2024-08-01 07:10", "reported_at": "2024-08-01 09:05"}
+    for text in (report, report.replace("　", "").replace(" ", "")):
+        panel = next(c for c in pipeline.chunk(text, max_chars=1000).chunks if c.kind == "panel")
+        got = {k: panel.metadata.get(k) for k in want}
+        assert {k: v.replace(" ", "") for k, v in got.items()} == {k: v.replace(" ", "") for k, v in want.items()}

@@ -25,6 +25,7 @@ import regex
 
 from ..models import Document
 from ..outline import Outline, Section
+from ..phi import field_labels
 from ..rulefile import RuleFile, load_rules
 from . import per_rule_file
 
@@ -62,9 +63,13 @@ def _chars(rules: RuleFile, group: str) -> str:
 def vocab(rules: RuleFile) -> Vocab:
     """The lab vocabulary of ``rules`` (built once per rule file)."""
     field_of = _by_alias(rules.terms.get("header_field", {}))
+    keys = "|".join(map(regex.escape, sorted(field_of, key=len, reverse=True)))
+    # A value ends where the next field's label and colon begin, for a header whose spaces were
+    # lost (条码号：6026030901标本：血清): this file's fields and every field masking knows.
+    label_colon = rf"(?:{keys}|{field_labels(rules)})[ \t\u3000]*[:：]"
     header_field = regex.compile(
-        r"(?P<key>" + "|".join(map(regex.escape, sorted(field_of, key=len, reverse=True))) + r")[ \t\u3000]*[:：][ \t\u3000]*"
-        r"(?P<value>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ \t]+\d{1,2}:\d{2}(?::\d{2})?)?|[^\s:：]+)"
+        rf"(?P<key>{keys})[ \t\u3000]*[:：][ \t\u3000]*"
+        rf"(?P<value>\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}(?:[ \t]*\d{{1,2}}:\d{{2}}(?::\d{{2}})?)?|(?:(?!{label_colon})[^\s:：])+)"
     )
     words = rules.vocabulary_pattern
     grade = _chars(rules, "grade_sign")
@@ -419,12 +424,14 @@ def _section_head(text: str, start: int, end: int, v: Vocab) -> tuple[dict[str, 
 
 
 def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
-    text = doc.text
+    # Read where the rules read: a row or a header value that a hard wrap cut is whole there.
+    text, at = outline.as_read()
+    start, end = at(start), at(end)
     meta: dict[str, Any] = {}
     if sec.unit is not None and sec.unit.level.id in _PANEL_LEVELS:
         meta["panel"] = sec.unit.label
     v = vocab(outline.rules)
-    fields, head = _section_head(text, sec.start, sec.end, v)
+    fields, head = _section_head(text, at(sec.start), at(sec.end), v)
     meta.update(fields)
     body_from = max(start, head[1]) if head and head[0] >= start else start
     meta.update(results_metadata(table_items(text, body_from, end, head, v)))

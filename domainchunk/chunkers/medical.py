@@ -17,7 +17,7 @@ import regex
 
 from ..models import Document
 from ..outline import Heading, Outline, Section
-from ..phi import FIELD_GROUPS
+from ..phi import field_labels
 from ..rulefile import RuleFile
 from .lab import text_results
 
@@ -76,9 +76,9 @@ def _header_fields(rules: RuleFile, text: str) -> dict[str, str]:
     """The header fields of a record by metadata key (性别: 男), the first value of each."""
     fields: dict[str, str] = {}
     # Every label a header line may hold: its own fields', the record date's and masking's.
-    labels = [rules.vocabulary_pattern(f"fields.{g}") for g in ("header", "record_date")]
-    labels += [rules.vocabulary_pattern(f"terms.{g}") for g in (*FIELD_GROUPS, "phi_other_field") if g in rules.terms]
-    for m in _header_regex(labels[0], "|".join(labels)).finditer(text):
+    own = rules.vocabulary_pattern("fields.header")
+    labels = f"{own}|{rules.vocabulary_pattern('fields.record_date')}|{field_labels(rules)}"
+    for m in _header_regex(own, labels).finditer(text):
         key = rules.field_key("header", m.group("key")) or m.group("key")
         fields.setdefault(key, m.group("value"))
     return fields
