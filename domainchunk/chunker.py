@@ -24,14 +24,16 @@ def _hooks(rules: RuleFile) -> ModuleType | None:
     return rules.hook_module()
 
 
-def _variant(text: str, sec: Section) -> str | None:
-    """The name of the variant that made the section's first boundary (its unit, else its first heading)."""
+def _variant(outline: Outline, sec: Section) -> str | None:
+    """The name of the variant that made the section's first boundary (its unit, else its first
+    heading), matched where the rules matched it: a heading a hard wrap cut is whole on the view."""
     head = sec.unit or (sec.headings[0] if sec.headings else None)
     if head is None:
         return None
     if head.variant_known:
         return head.variant
-    return head.level.variant_at(text, head.content, min(len(text), head.end + LOOKAHEAD))
+    read, at = outline.as_read()
+    return head.level.variant_at(read, at(head.content), min(len(read), at(head.end) + LOOKAHEAD))
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -97,7 +99,7 @@ def chunk_rows(doc: Document, outline: Outline, rules: RuleFile, max_chars: int,
         pieces = split_section(outline, sec, max_chars, size)
         if overlap and len(pieces) > 1:  # cut with room left for the overlap, which stays inside the unit
             pieces = overlap_pieces(text, split_section(outline, sec, max_chars - overlap, size), overlap, size)
-        variant = _variant(text, sec)
+        variant = _variant(outline, sec)
         for part, (a, b, rule) in enumerate(pieces, 1):
             meta: dict[str, Any] = {}
             if variant and rule == sec.rule:

@@ -1356,18 +1356,22 @@ def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Head
     """Headings found on the tolerant view, mapped back to offsets of the text."""
     blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
     shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
+    # The variant is read on the view, where the heading was matched: on the text as written a
+    # heading a hard wrap cut matches no variant (and the answer must not depend on whether the
+    # process has bought its stdlib scan yet).
     heads, toc = find_headings(shadow, rules)
+    heads = _variants_on_text(view.text, rules, heads)
     to_text, end_to_text, as_written = view.to_text, view.end_to_text, view.as_written
     mapped = [Heading(h.level, to_text(h.start), to_text(h.content), end_to_text(h.end),
-                      as_written(h.label, h.start, h.end), h.num) for h in heads]
-    return _variants_on_text(doc.text, rules, mapped), [(to_text(a), to_text(b)) for a, b in toc]
+                      as_written(h.label, h.start, h.end), h.num, h.variant, h.variant_known) for h in heads]
+    return mapped, [(to_text(a), to_text(b)) for a, b in toc]
 
 
 def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[Heading]:
-    """``heads`` (found on the view) with the variant ``Level.variant_at`` finds on ``text`` at
-    each one's content, read off the level's variants on the stdlib scan where the process has
-    the levels' (the regex module took a third of a medical record's time to say it); a heading
-    that only the regex pattern can tell about keeps ``variant_known`` False, for the caller."""
+    """``heads`` with the variant ``Level.variant_at`` finds on ``text`` at each one's content
+    where the match did not say, read off the level's variants on the stdlib scan where the
+    process has the levels' (the regex module took a third of a medical record's time to say it);
+    a heading that only the regex pattern can tell about keeps ``variant_known`` False, for the caller."""
     levels = _document_levels(rules)
     scan = _SCANS.get(tuple(lv.pattern for lv in levels))
     if scan is None or not heads:
@@ -1376,6 +1380,9 @@ def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[
     clean: dict[int, bool] = {}
     out = []
     for h in heads:
+        if h.variant_known:
+            out.append(h)
+            continue
         found = _derived_match(_derived(scan, levels, ("variants", index[h.level.id])), text, h.content,
                                min(len(text), h.end + LOOKAHEAD), clean)
         if found is not _UNDECIDED and (found is None or found[0].variant is not _PROBE):

@@ -156,11 +156,12 @@ def _parties(header: str, outline: Outline) -> list[dict[str, str]]:
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     ends = _header_ends(outline)
     meta: dict[str, Any] = {}
-    title = _title(_lines(doc.text[: ends[0]]), outline)
+    read, at = outline.as_read()  # a title or a party's name that a hard wrap cut is whole there
+    title = _title(_lines(read[: at(ends[0])]), outline)
     if title:
         meta["title"] = title
     for end in ends:
-        parties = _parties(doc.text[:end], outline)
+        parties = _parties(read[: at(end)], outline)
         if parties:
             meta["parties"] = parties
             break
@@ -170,7 +171,8 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
 def _clause_number_and_title(doc: Document, outline: Outline, sec: Section) -> dict[str, str]:
     unit = sec.unit
     assert unit is not None  # called for clause units only
-    line = doc.text[unit.content : unit.end].strip()
+    read, at = outline.as_read()
+    line = read[at(unit.content) : at(unit.end)].strip()
     token = _number_token(_words(outline, "annex_word")).match(line)
     number = token.group().rstrip("、．.") if token and unit.level.label != "token" else unit.label
     rest = _TITLE_SEP.sub("", line[token.end() :] if token else line[len(unit.label) :])
@@ -205,8 +207,10 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
         meta.update(_clause_number_and_title(doc, outline, sec))
     elif sec.unit is not None and sec.kind == "annex":
         meta["annex"] = sec.unit.label
-    # Searched in place (no pattern here looks behind or anchors): the chunk's span, not a copy of it.
-    text = doc.text
+    # Searched in place (no pattern here looks behind or anchors): the chunk's span, not a copy of
+    # it, where the rules read (an amount or a date that a hard wrap cut is whole there).
+    text, at = outline.as_read()
+    start, end = at(start), at(end)
     defined, amount, cross_ref = _span_patterns(outline.rules)
     found = {
         "defined_terms": _unique(defined.findall(text, start, end)),

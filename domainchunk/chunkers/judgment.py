@@ -60,7 +60,8 @@ def _party_names(doc: Document, outline: Outline) -> list[str]:
     # a party line, or a party's sentence where several share one line (原告：甲，男。被告：乙，男。)
     rx = regex.compile(rf"(?:^|(?<=[。；]))[ \t\u3000]*(?:{roles})(?:[（(][^）)\n]{{1,20}}[）)])?[:：]?[ \t\u3000]*([^\s：:，,。（(]{{2,40}})", regex.MULTILINE)
     spans = [(s.start, s.end) for s in outline.sections if s.rule == "judgment.parties"]
-    return [m.group(1) for a, b in spans for m in rx.finditer(doc.text, a, b)]
+    read, at = outline.as_read()  # a name a hard wrap cut is whole there
+    return [m.group(1) for a, b in spans for m in rx.finditer(read, at(a), at(b))]
 
 
 def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
@@ -100,7 +101,9 @@ def _body_spans(outline: Outline) -> list[tuple[int, int]]:
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     rules = outline.rules
-    head = doc.text[:HEAD]
+    # Read where the rules read: a case number or a court name that a hard wrap cut is whole there.
+    read, at = outline.as_read()
+    head = read[: at(HEAD)]
     meta: dict[str, Any] = {}
     court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_vocab_alt(rules, 'court')}))[ \t\u3000]*$"
     if m := regex.search(court, head, regex.MULTILINE):
@@ -112,7 +115,6 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
         meta["case_number"] = _SPACES.sub("", m.group())
         if procedure := _procedure(rules, meta["case_number"]):
             meta["procedure"] = procedure
-    read, at = outline.as_read()
     if cause := _cause(rules, read, _party_names(doc, outline)):
         meta["cause"] = cause
     if meta.get("court") and meta.get("document_kind"):

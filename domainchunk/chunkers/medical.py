@@ -16,7 +16,7 @@ from typing import Any
 import regex
 
 from ..models import Document
-from ..outline import Heading, Outline, Section
+from ..outline import Heading, Outline, Section, _same_offset
 from ..phi import field_labels
 from ..rulefile import RuleFile
 from .lab import text_results
@@ -105,7 +105,11 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     dept = next((fields[k] for k in labels if k in fields), None)
     if dept:
         meta["department"] = dept
-    if date := _record_date_at(rules, head):
+    # A date label opens its line: on the text as written first, as the view may have run a full
+    # header line on into it (… 职业：公司职员⏎入院时间：…).
+    as_written = doc.text[: max(outline.sections[1].start if len(outline.sections) > 1 else len(doc.text),
+                                min(len(doc.text), 300))]
+    if date := _record_date_at(rules, as_written) or _record_date_at(rules, head):
         meta["record_date"] = date.group("date")
     return meta
 
@@ -139,13 +143,16 @@ def _open_records(outline: Outline, pos: int) -> list[Heading]:
 
 
 def _record_date(outline: Outline, records: list[Heading], sec: Section) -> str | None:
-    read, at = outline.as_read()
+    """The date of the record or note in force: in its title, else on a line right under it, read
+    on the text as written and then on the view (where a wrap cut the date)."""
+    readings = [(outline.text, _same_offset), outline.as_read()]
     for h in reversed(records):
         if m := _DATE_RX.match(h.label):
             return m.group()
-        end = at(h.end)
-        if m := _TITLE_DATE.match(read, end) or _record_date_at(outline.rules, read, end, max(end, min(at(sec.end), end + 200))):
-            return m.group("date")
+        for read, at in readings:
+            end = at(h.end)
+            if m := _TITLE_DATE.match(read, end) or _record_date_at(outline.rules, read, end, max(end, min(at(sec.end), end + 200))):
+                return m.group("date")
     return None
 
 
