@@ -157,7 +157,6 @@ def _record_date(outline: Outline, records: list[Heading], sec: Section) -> str 
 
 
 def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, end: int) -> dict[str, Any]:
-    text = doc.text
     meta: dict[str, Any] = {}
     # The headings a section opens with are in force for it (a dated note that opens the chunk).
     anchor = sec.unit.start if sec.unit is not None else (sec.headings[-1].start if sec.headings else sec.start)
@@ -179,5 +178,6 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
         meta["department"] = doc.metadata["department"]
     for key, value in doc.metadata.get("header", {}).items():
         meta[key] = value
-    meta.update(text_results(text[start:end]))
+    read, at = outline.as_read()  # a result a hard wrap cut is whole there
+    meta.update(text_results(read[at(start) : at(end)]))
     return meta
