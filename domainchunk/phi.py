@@ -68,7 +68,8 @@ _SHAPES: dict[str, str] = {
 # line: a hard-wrapped text (a PDF's) cuts 住院号：| ZY0001 there, and a value of those shapes on
 # the next line (past one blank line when the text is double-spaced) is the field's. A name,
 # address or employer is not taken so: the next line may be the form's next heading.
-_SEP = r"(?:[*】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*\*{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+# Markdown bold around a label (**住院号**：), its marks full-width too where a 半角转全角 pass ran.
+_SEP = r"(?:[*＊】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*[*＊]{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
 _NEXT_LINE = r"(?:\n{SP}*){{0,2}}"  # the line after, or the one after a double-spaced text's blank line
 _ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
 _GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
@@ -180,12 +181,13 @@ def field_labels(rules: RuleFile | None = None) -> str:
 def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     label_groups = {g: terms.get(g, {}) for g in FIELD_GROUPS}
     keys = _field_labels(terms)
-    next_field = regex.compile(rf"{keys}[*】]{{0,2}}{_SP}*[:：]", regex.V0)
-    key_at = regex.compile(rf"{keys}(?:{_SP}|[*】]|[:：]|$)", regex.V0 | regex.M)
+    next_field = regex.compile(rf"{keys}[*＊】]{{0,2}}{_SP}*[:：]", regex.V0)
+    key_at = regex.compile(rf"{keys}(?:{_SP}|[*＊】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
     fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
-    # A label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE).
-    bound = r"(?<![A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
+    # A Latin label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE);
+    # a Han label may follow a Latin value with no space (…@example.com住址：).
+    bound = r"(?!(?<=[A-Za-z])[A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
 
     labelled, group_of, labels = [], {}, {}
     for group, vocab in label_groups.items():

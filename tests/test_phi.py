@@ -309,3 +309,23 @@ def test_a_hard_wrapped_record_leaks_no_value_its_text_as_written_does_not():
             if more := leaked(relaid(rec.text), rec, {"header-markdown-bold"}) - as_written:
                 added[rec.name, relaid.__name__] = len(more)
     assert added == {}
+
+
+def test_a_record_run_on_or_full_width_leaks_no_value_its_text_as_written_does_not():
+    """Paragraphs re-joined (…@example.com住址：…, a Han label right after a Latin value) and
+    full-width punctuation (＊＊住院号＊＊：, Markdown bold after a 半角转全角 pass): before, 13 and
+    11 values of 60 records reached the output that did not as written."""
+    from relayout import full_width_chars, one_line_paragraphs
+
+    def leaked(text: str, rec) -> set[str]:
+        result = pipeline.chunk(text, doc_type="medical_record", mask_phi=True, name="record.txt")
+        blob = _squash(json.dumps([c.to_record() for c in result.chunks], ensure_ascii=False))
+        return {v for a, b, _, _ in rec.phi if len(v := _squash(rec.text[a:b])) >= 2 and v in blob}
+
+    added = {}
+    for rec in records(40, seed=5):
+        as_written = leaked(rec.text, rec)
+        for relaid in (one_line_paragraphs, full_width_chars):
+            if more := leaked(relaid(rec.text), rec) - as_written:
+                added[rec.name, relaid.__name__] = len(more)
+    assert added == {}
