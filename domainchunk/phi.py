@@ -258,6 +258,11 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
             continue
         heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
+        # A header row is mostly labels: a key and its value side by side (姓名\t陈某) is none, and
+        # the row under it (性别\t男) holds the next key, not a name.
+        named = [h for h in heads if h]
+        if 2 * sum(bool(vocab.key_at.fullmatch(h)) for h in named) <= len(named):
+            continue
         # the row below, past the one blank line a double-spaced text puts between any two lines
         row = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
         below = lines[row]

@@ -329,3 +329,13 @@ def test_a_record_run_on_or_full_width_leaks_no_value_its_text_as_written_does_n
             if more := leaked(relaid(rec.text), rec) - as_written:
                 added[rec.name, relaid.__name__] = len(more)
     assert added == {}
+
+
+def test_a_key_value_table_masks_the_value_not_the_next_key():
+    """A record exported as key–value rows (姓名\\t周某某 over 性别\\t女): the first row was read as a
+    header row, so the key under 姓名 (性别) was masked as a name, and the row's label lost."""
+    text = "入院记录\n\n姓名\t周某某\n性别\t女\n年龄\t58岁\n\n姓名\t性别\t年龄\n陈某某\t男\t45岁\n\n主诉\t胸痛3天。\n"
+    masked = "\n".join(c.text for c in pipeline.chunk(text, doc_type="medical_record", mask_phi=True).chunks)
+    assert "姓名\t[姓名]\n性别\t女" in masked
+    assert "[姓名]\t男\t45岁" in masked  # a header row's values still are
+    assert "周某某" not in masked and "陈某某" not in masked
