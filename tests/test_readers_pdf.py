@@ -1079,3 +1079,24 @@ def test_every_radical_reads_as_one_unified_ideograph():
     ideographs = [r.translate(_RADICAL_IDEOGRAPHS) for r in radicals]
     assert all(len(i) == 1 and unicodedata.name(i).startswith("CJK UNIFIED IDEOGRAPH") for i in ideographs)
     assert "⼈⺠法院⼾籍".translate(_RADICAL_IDEOGRAPHS) == "人民法院户籍"
+
+
+# ---------------------------------------------------------------- an OCR'd scan's invisible text layer
+
+
+def test_an_ocr_text_layer_reads_without_the_spaces_between_the_words_it_found():
+    # tesseract / ocrmypdf write what they read as invisible text (render mode 3) over the scan,
+    # a space after every word found; Chinese writes none. Visible text keeps its spaces.
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        for y, words, mode in ((700, "江临市 中级 人民法院", 3), (680, "于 2023 年 10 月 12 日 被 刑事 拘留 。", 3),
+                               (660, "QM S7 型号", 3), (640, "第 一 章 总 则", 0)):
+            c.saveState()  # the render mode outlives BT/ET
+            text = c.beginText(72, y)
+            text.setTextRenderMode(mode)
+            text.textOut(words)
+            c.drawText(text)
+            c.restoreState()
+
+    lines = _lines(read_pdf(_pdf(draw), "ocr.pdf").text)
+    assert lines == ["江临市中级人民法院", "于2023年10月12日被刑事拘留。", "QM S7型号", "第 一 章 总 则"]

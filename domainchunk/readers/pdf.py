@@ -116,6 +116,8 @@ _AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 BOLD_WEIGHT = 600
 _BOLD_FONT = regex.compile(r"bold|black|heavy|semibold|demi|hei|黑体", regex.IGNORECASE)
 _STROKED = (pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE, pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP)
+# A space beside a CJK char: in an OCR engine's text layer, the boundary of a word it found.
+_OCR_WORD_GAP = regex.compile(r"(?<=[\p{Han}\u3000-\u303f\uff00-\uffef]) | (?=[\p{Han}\u3000-\u303f\uff00-\uffef])")
 # A right margin is where at least EDGE_LINES of the longest lines end within EDGE_TOLERANCE
 # times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
 EDGE_LINES = 3
@@ -367,6 +369,17 @@ def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
         first, last = line.samples
         middle = _middle_glyph(raw, first, last)
         line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
+
+
+def _join_ocr_words(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
+    """An OCR'd scan's text is an invisible layer over the page's image (render mode 3, as
+    tesseract and ocrmypdf write it), each word the engine found set apart by a space: Chinese
+    writes none between its words, nor between them and a number (于 2023 年 reads 于2023年)."""
+    raw = textpage.raw
+    for line in lines:
+        text_object = pdfium_c.FPDFText_GetTextObject(raw, line.samples[0])
+        if text_object and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+            line.text = _OCR_WORD_GAP.sub("", line.text)
 
 
 def _middle_glyph(raw, first: int, last: int) -> int:
@@ -1333,6 +1346,7 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             content.lines = _text_lines(chars, index + 1, exclude)
             _set_font_sizes(content.lines, textpage)
             _mark_bold(content.lines, textpage)
+            _join_ocr_words(content.lines, textpage)
             glyphs += len(chars)
             unmapped += sum(1 for char in chars if char[0] == UNKNOWN)
             textpage.close()
