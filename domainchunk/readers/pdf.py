@@ -39,7 +39,6 @@ import ctypes
 import itertools
 import math
 import statistics
-import unicodedata
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -66,17 +65,6 @@ UNMAPPED_SHARE = 0.5
 # a CJK one (above) was mapped. Such a glyph is read as UNKNOWN.
 _MAPPED_FROM = "\u3000"
 UNKNOWN = "\ufffd"
-# A producer that writes a CJK font's ToUnicode map back from the font's own cmap (Qt, and so
-# wkhtmltopdf) maps a glyph the font draws for a radical and for an ideograph alike to the
-# radical's code point: 人民法院 reads ⼈⺠法院, which no rule or search matches. The ideograph
-# is what was typed: a Kangxi radical's is its compatibility decomposition (NFKC), except that a
-# simplified-Chinese font draws ⼾ as 户; a CJK Radicals Supplement one has none, and is the
-# ideograph Noto Sans and Serif CJK SC draw with the same glyph (read from their cmaps).
-_RADICAL_IDEOGRAPHS = str.maketrans(
-    {chr(cp): unicodedata.normalize("NFKC", chr(cp)) for cp in range(0x2F00, 0x2FD6)}
-    | {"\u2f3e": "户"}
-    | dict(zip("⺂⺃⺅⺉⺋⺎⺏⺐⺒⺓⺔⺕⺖⺘⺙⺛⺞⺟⺠⺡⺣⺤⺦⺨⺫⺭⺯⺰⺱⺲⺳⺹⺺⺾⻁⻂⻃⻅⻆⻈⻉⻋⻌⻐⻑⻒⻓⻔⻖⻘⻙⻚⻛⻜⻝⻟⻠⻢⻣⻤⻥⻦⻧⻨⻩⻪⻫⻬⻮⻯⻰⻱⻲⻳",
-               "乛乚亻刂㔾兀尣尢巳幺彑彐忄扌攵旡歺母民氵灬爫丬犭罒礻糹纟罓罒㓁耂肀艹虎衤覀见角讠贝车辶钅長镸长门阝青韦页风飞食飠饣马骨鬼鱼鸟卤麦黄黾斉齐齿竜龙龜亀龟")))
 # A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
 # the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
 FOOTNOTE_SIZE = 0.85
@@ -287,7 +275,7 @@ def _page_text(raw, count: int) -> str | None:
     """The page's chars in one call (FPDFText_GetText, UTF-16), one per index, instead of one
     FPDFText_GetUnicode call per char; None where the text holds a char beyond the BMP, whose two
     UTF-16 units would shift the indexes. GetText writes U+FFFE for a control char: those few
-    are read one by one. A radical is read as the ideograph it stands for (_RADICAL_IDEOGRAPHS)."""
+    are read one by one."""
     buffer = ctypes.create_string_buffer(2 * (count + 1))
     _TEXT_OF(raw, 0, count, buffer)
     text = buffer.raw[: 2 * count].decode("utf-16-le", errors="surrogatepass")
@@ -295,7 +283,7 @@ def _page_text(raw, count: int) -> str | None:
         return None
     if "\ufffe" in text:
         text = "".join(chr(_UNICODE_OF(raw, i)) if char == "\ufffe" else char for i, char in enumerate(text))
-    return text.translate(_RADICAL_IDEOGRAPHS)
+    return text
 
 
 def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
@@ -316,7 +304,7 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
     count = textpage.count_chars()
     text = _page_text(raw, count) if count > 0 else ""
     for i in range(count):
-        char = text[i] if text is not None else chr(unicode_of(raw, i)).translate(_RADICAL_IDEOGRAPHS)
+        char = text[i] if text is not None else chr(unicode_of(raw, i))
         if char == "\x00":
             continue
         made_up = bool(generated(raw, i))
