@@ -728,3 +728,16 @@ def test_a_paragraph_deleted_whole_in_tracked_changes_leaves_no_line_nor_number(
             target.writestr(item, xml if item.filename == "word/document.xml" else document.read(item))
     assert "乙规定" not in xml.replace("delText>乙规定", "")
     assert _lines(read_docx(out.getvalue(), "deleted.docx").text) == ["第一条 甲规定。", "第二条 丙规定。"]
+
+
+def test_pandoc_styles_and_pipe_tables_read_as_paragraphs_and_word_tables():
+    # pandoc writes First Paragraph / Body Text paragraphs and a pipe table as a Word table
+    # (style Table, the header row marked): each line of the Markdown a paragraph, each table
+    # one tab-separated line a row, the lab panel's caption above it.
+    doc = read_document(OFFICE / "lab_累积报告_日期为列_pandoc.docx")
+    assert sum(1 for b in doc.blocks if b.kind == "table") == 4
+    lines = _lines(doc.text)
+    at = lines.index("【血常规】")
+    assert lines[at + 1].split("\t") == ["项目", "单位", "参考范围", "05-08", "05-11", "05-14", "05-17", "05-20"]
+    assert lines[at + 2].split("\t")[:3] == ["白细胞计数WBC", "10^9/L", "3.5-9.5"]
+    assert lines[:2] == ["雍州市人民医院 检验结果累积报告", "姓名：邢某某 性别：女 年龄：48岁 科室：血液内科 床号：09 住院号：2025050714"]

@@ -560,8 +560,9 @@ def test_line_ending_in_a_semicolon_at_the_margin_wraps_on_unless_an_item_follow
     assert "（二）示范条文的第二项。" in text and "个人史：生于原籍。" in text
 
 
-def _pdf_with_sized_lines(lines: list[tuple[float, float, str]]) -> bytes:
-    """One page of lines drawn at (y from the top, font size, text), in STSong-Light."""
+def _pdf_with_sized_lines(lines: list[tuple[float, float, str]], centred: bool = False) -> bytes:
+    """One page of lines drawn at (y from the top, font size, text), in STSong-Light, from x = 60
+    or ``centred`` on the page."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
     from reportlab.pdfgen import canvas
@@ -571,7 +572,10 @@ def _pdf_with_sized_lines(lines: list[tuple[float, float, str]]) -> bytes:
     c = canvas.Canvas(out, pagesize=(595, 842))
     for y, size, text in lines:
         c.setFont("STSong-Light", size)
-        c.drawString(60, 842 - y, text)
+        if centred:
+            c.drawCentredString(595 / 2, 842 - y, text)
+        else:
+            c.drawString(60, 842 - y, text)
     c.showPage()
     c.save()
     return out.getvalue()
@@ -985,3 +989,104 @@ def test_a_field_label_wrapped_to_the_margin_goes_on_where_labelled_paragraphs_s
     lines = _lines(doc.text)
     assert any("无发热。" in line and "查体：体温" in line for line in lines), lines
     assert sum(line.startswith("诊疗意见：") for line in lines) == 2
+
+
+# ---------------------------------------------------------------- a title broken over centred lines
+
+
+def test_a_long_centred_title_broken_over_lines_is_one_heading_and_the_header_repeating_it_goes():
+    # A word processor centres a long title and breaks it where its line is full: the full lines
+    # span the text width (no off-centre indent to see), the last is centred; a centred line may
+    # start where a first-line indent would. One title, and the running header repeating it on
+    # every page (page 1 too) is furniture.
+    from relayout import to_pdf_word
+
+    two = "示范省人民代表大会常务委员会关于示范区域协同发展若干问题的决定"  # 31 characters at 18 pt: 23 + 8
+    three = "示范省高级人民法院、示范省人民检察院关于办理示范类刑事案件适用法律若干问题的解释（试行）及其附录"  # 47: 23 + 23 + 1
+    body = "\n".join(f"第{n}条　" + "示范条文的内容在这里写满若干行以便分页，" * 4 + "到此为止。" for n in range(1, 25))
+    for title in (two, three, two[:19] + "决定"):
+        doc = read_pdf(to_pdf_word(f"# {title}\n\n## 第一章 总则\n\n" + body), "title.pdf")
+        assert len(doc.pages) >= 2
+        headings = [(doc.text[b.start : b.end], b.level) for b in doc.blocks if b.kind == "heading"]
+        assert headings == [(title, 1), ("第一章 总则", 2)], title
+        assert doc.title == title and doc.text.count(title) == 1
+        # the header repeats a title of at most 40 characters, else it is the bulletin's name
+        assert doc.text.startswith(title + "\n") == (len(title) <= 40)
+
+
+def test_a_court_or_hospital_name_centred_over_two_lines_is_one_line_and_a_subtitle_stays_apart():
+    # The body's lines span 420 pt, which hold 18 characters at 22 pt: a name of 24 is broken after 18.
+    name = "青岚省澄江市第一人民医院暨澄江医科大学附属第一医院"
+    body = [(200 + 20 * i, 12, FULL[:34] + "。") for i in range(6)]
+    doc = read_pdf(_pdf_with_sized_lines([(100, 22, name[:18]), (128, 22, name[18:]), (160, 16, "出院记录"), *body], centred=True), "record.pdf")
+    assert _lines(doc.text)[:2] == [name, "出院记录"]
+    # a first line that is not full was ended by its author: a title and its subtitle stay two
+    doc = read_pdf(_pdf_with_sized_lines([(100, 22, "青岚省澄江市中级人民法院"), (128, 22, "民事判决书"), *body], centred=True), "court.pdf")
+    assert _lines(doc.text)[:2] == ["青岚省澄江市中级人民法院", "民事判决书"]
+
+
+# ---------------------------------------------------------------- fonts without a Unicode map
+
+REDISTILLED = OFFICE / "contract_示范建设工程施工合同_LibreOffice_ghostscript.pdf"
+
+
+def test_a_pdf_redistilled_by_ghostscript_reads_as_its_source():
+    assert read_pdf(REDISTILLED.read_bytes(), "gs.pdf").text == read_document(OFFICE / "contract_示范建设工程施工合同_LibreOffice.pdf").text
+
+
+def test_a_pdf_whose_fonts_have_no_unicode_map_is_refused_not_read_as_its_char_codes():
+    # As ps2write / pdf2ps re-distil a PDF: the same fonts, their ToUnicode maps gone (the key
+    # renamed at the same length, so the file's offsets hold). pdfium reads such a font's char
+    # codes as Latin letters and marks: nonsense that would be chunked as text.
+    data = REDISTILLED.read_bytes()
+    assert data.count(b"/ToUnicode") >= 1
+    with pytest.raises(ReadError, match=r"no Unicode map.*OCR"):
+        read_pdf(data.replace(b"/ToUnicode", b"/ToUnicodX"), "redistilled.pdf")
+
+
+def test_a_few_glyphs_without_a_unicode_map_read_as_unknown_with_a_warning():
+    from domainchunk.errors import DomainChunkWarning
+    from domainchunk.readers.pdf import _check_unicode_map
+
+    # wkhtmltopdf (Qt) left some digits of its Latin font out of the ToUnicode map: pdfium reads
+    # their char codes, control chars; they are U+FFFD, and the reader says how many.
+    with pytest.warns(DomainChunkWarning, match=r"wk.pdf: \d+ of \d+ glyphs have no Unicode map"):
+        doc = read_pdf((OFFICE / "lab_LIS导出_组合标题行_制表对齐_药物浓度_pandoc_wkhtmltopdf.pdf").read_bytes(), "wk.pdf")
+    assert "\ufffd" in doc.text and not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", doc.text)
+
+    with pytest.warns(DomainChunkWarning, match="symbols.pdf: 7 of 900 glyphs"):
+        _check_unicode_map(7, 900, "symbols.pdf")
+    with pytest.raises(ReadError, match="451 of 900 glyphs"):
+        _check_unicode_map(451, 900, "codes.pdf")
+
+
+# ---------------------------------------------------------------- radicals for ideographs (Qt, wkhtmltopdf)
+
+
+def test_radicals_a_producer_mapped_shared_glyphs_to_read_as_the_ideographs_typed():
+    # wkhtmltopdf (Qt) writes Noto Sans CJK's ToUnicode back from its cmap: the glyph 人 shares
+    # with ⼈ (KANGXI RADICAL MAN) and 民 with ⺠ went out as the radicals (normalize.py maps them).
+    doc = read_pdf((OFFICE / "judgment_支付令_pandoc_wkhtmltopdf.pdf").read_bytes(), "wk.pdf")
+    assert doc.text.startswith("江临市宁川区人民法院\n")
+    assert not re.search(r"[\u2e80-\u2eff\u2f00-\u2fdf]", doc.text)
+
+
+# ---------------------------------------------------------------- an OCR'd scan's invisible text layer
+
+
+def test_an_ocr_text_layer_reads_without_the_spaces_between_the_words_it_found():
+    # tesseract / ocrmypdf write what they read as invisible text (render mode 3) over the scan,
+    # a space after every word found; Chinese writes none. Visible text keeps its spaces.
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        for y, words, mode in ((700, "江临市 中级 人民法院", 3), (680, "于 2023 年 10 月 12 日 被 刑事 拘留 。", 3),
+                               (660, "QM S7 型号", 3), (640, "第 一 章 总 则", 0)):
+            c.saveState()  # the render mode outlives BT/ET
+            text = c.beginText(72, y)
+            text.setTextRenderMode(mode)
+            text.textOut(words)
+            c.drawText(text)
+            c.restoreState()
+
+    lines = _lines(read_pdf(_pdf(draw), "ocr.pdf").text)
+    assert lines == ["江临市中级人民法院", "于2023年10月12日被刑事拘留。", "QM S7型号", "第 一 章 总 则"]

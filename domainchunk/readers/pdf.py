@@ -39,6 +39,7 @@ import ctypes
 import itertools
 import math
 import statistics
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,7 +48,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import regex
 
-from ..errors import ReadError
+from ..errors import DomainChunkWarning, ReadError
 from ..models import BlockKind, Document
 from ..view import is_form_line, opens_paragraph
 from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
@@ -58,6 +59,12 @@ REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is fur
 # date and time beside the page's title) is the title that header repeats.
 TITLE_IN_HEADER = 4
 _HAN = regex.compile(r"\p{Han}")
+# More than this share of a document's glyphs with no Unicode map: its text cannot be read.
+UNMAPPED_SHARE = 0.5
+# Below this code point a glyph may be one whose font has no Unicode map (read as its char code);
+# a CJK one (above) was mapped. Such a glyph is read as UNKNOWN.
+_MAPPED_FROM = "\u3000"
+UNKNOWN = "\ufffd"
 # A page's last lines set at most FOOTNOTE_SIZE of the body's size, in its lower FOOTNOTE_ZONE,
 # the first opening with a note's number, are its footnotes (Word sets them in 小五 under a rule).
 FOOTNOTE_SIZE = 0.85
@@ -97,6 +104,8 @@ _AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 BOLD_WEIGHT = 600
 _BOLD_FONT = regex.compile(r"bold|black|heavy|semibold|demi|hei|黑体", regex.IGNORECASE)
 _STROKED = (pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE, pdfium_c.FPDF_TEXTRENDERMODE_FILL_STROKE_CLIP)
+# A space beside a CJK char: in an OCR engine's text layer, the boundary of a word it found.
+_OCR_WORD_GAP = regex.compile(r"(?<=[\p{Han}\u3000-\u303f\uff00-\uffef]) | (?=[\p{Han}\u3000-\u303f\uff00-\uffef])")
 # A right margin is where at least EDGE_LINES of the longest lines end within EDGE_TOLERANCE
 # times a character's size of it (flowed text wraps at one x; the ends of rows scatter).
 EDGE_LINES = 3
@@ -147,6 +156,7 @@ class Line:
     bold: bool | None = None  # None: not read (see _mark_bold)
     toc: bool = False
     heading_level: int | None = None
+    centred: bool = False  # a heading set centred (see _mark_headings)
     font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
 
     def __post_init__(self) -> None:
@@ -241,6 +251,7 @@ _GENERATED = _unconverted(pdfium_c.FPDFText_IsGenerated)
 _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 _TEXT_OF = _unconverted(pdfium_c.FPDFText_GetText)
+_UNMAPPED = _unconverted(pdfium_c.FPDFText_HasUnicodeMapError)
 
 
 def _page_view(page: pdfium.PdfPage) -> Matrix:
@@ -278,11 +289,12 @@ def _page_text(raw, count: int) -> str | None:
 def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
     """Every char of the page in content order, in the coordinates of the page as shown (``view``),
     without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
-    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees."""
+    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees.
+    A glyph whose font maps it to no Unicode is UNKNOWN (see _check_unicode_map)."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
-    unicode_of, generated, loose_box = _UNICODE_OF, _GENERATED, _LOOSE_BOX
+    unicode_of, generated, loose_box, unmapped = _UNICODE_OF, _GENERATED, _LOOSE_BOX, _UNMAPPED
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
     a, b, c, d, e, f = view
@@ -300,6 +312,8 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
             if char.isspace():
                 chars.append((char, True, 0.0, 0.0, 0.0, 0.0, i))
             continue
+        if char < _MAPPED_FROM and unmapped(raw, i):
+            char = UNKNOWN  # its char code, no text: said so, not passed on as a letter or a control char
         if not loose_box(raw, i, box):
             raise pdfium.PdfiumError("Failed to get charbox.")
         if upright:  # most pages: only the origin moves and the y axis turns down
@@ -343,6 +357,17 @@ def _mark_bold(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
         first, last = line.samples
         middle = _middle_glyph(raw, first, last)
         line.bold = _is_bold(raw, first) and _is_bold(raw, last) and _is_bold(raw, middle)
+
+
+def _join_ocr_words(lines: list[Line], textpage: pdfium.PdfTextPage) -> None:
+    """An OCR'd scan's text is an invisible layer over the page's image (render mode 3, as
+    tesseract and ocrmypdf write it), each word the engine found set apart by a space: Chinese
+    writes none between its words, nor between them and a number (于 2023 年 reads 于2023年)."""
+    raw = textpage.raw
+    for line in lines:
+        text_object = pdfium_c.FPDFText_GetTextObject(raw, line.samples[0])
+        if text_object and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+            line.text = _OCR_WORD_GAP.sub("", line.text)
 
 
 def _middle_glyph(raw, first: int, last: int) -> int:
@@ -751,6 +776,13 @@ def _band_lines(page: PageContent) -> list[Line]:
     return top + bottom
 
 
+def _body_texts(lines: list[Line]) -> set[str]:
+    """The texts of a page's body lines, and of every two consecutive lines joined: a title
+    broken over two lines (see _centre_full_lines) names the document as a header does on one."""
+    ordered = sorted(lines, key=lambda line: line.top)
+    return {line.text for line in ordered} | {join_wrapped(a.text, b.text) for a, b in zip(ordered, ordered[1:])}
+
+
 def _remove_furniture(pages: list[PageContent]) -> None:
     """Drop page numbers and lines repeated in the top/bottom band of many pages.
 
@@ -766,7 +798,7 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     for index, page in enumerate(pages):
         furniture = set()
         band = _band_lines(page)
-        body = {line.text for line in page.lines if line not in band} if index == 0 else set()
+        body = _body_texts([line for line in page.lines if line not in band]) if index == 0 else set()
         # the first line of page 1 that repeats on no other page (a title may sit in the band too)
         own = [line for line in page.lines if counts[_band_key(line) or ("", 0)] < needed] if index == 0 else []
         title = min(own, key=lambda line: line.top).text if own else ""
@@ -946,10 +978,26 @@ def _mark_headings(pages: list[PageContent]) -> None:
             emphasised = not bold_body and line.bold and line.font_size >= body * SMALL_HEADING and _heading_shaped(line.text)
             if big or emphasised:
                 keys[id(line)] = (round(line.font_size), _centred(line, page.width, left))
+        _centre_full_lines(page_lines, keys, page.width)
     levels = {key: rank + 1 for rank, key in enumerate(sorted(set(keys.values()), reverse=True))}
     for line in lines:
         if id(line) in keys:
             line.heading_level = levels[keys[id(line)]]
+            line.centred = keys[id(line)][1]
+
+
+def _centre_full_lines(lines: list[Line], keys: dict[int, tuple[int, bool]], width: float) -> None:
+    """A centred heading a word processor broke because it was full (a long title, a court's or
+    hospital's name over two lines): its full lines span the text width from margin to margin,
+    where _centred cannot tell centring, and the line they go on into is centred. Such a line,
+    its middle at the page's, of the size of the centred heading line right under it, is centred
+    too: one heading, one depth, and its lines one paragraph (see _continues)."""
+    for line, following in reversed(list(zip(lines, lines[1:]))):
+        key, below = keys.get(id(line)), keys.get(id(following))
+        if (key is not None and below is not None and below[1] and not key[1] and key[0] == below[0]
+                and following.top > line.top and following.top - line.bottom < line.size
+                and abs((line.x0 + line.x1) / 2 - width / 2) <= CENTRE_TOLERANCE * line.size):
+            keys[id(line)] = below
 
 
 def _centred(line: Line, width: float, left: float) -> bool:
@@ -1044,9 +1092,11 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
     if line.toc or following.toc or line.heading_level != following.heading_level:
         return False
     left = margin.left
-    if left is not None and _indented(following, left) and not (not _indented(line, left) and opens_paragraph(line.text)):
+    if (left is not None and not following.centred and _indented(following, left)
+            and not (not _indented(line, left) and opens_paragraph(line.text))):
         # A wrapped line starts at the margin. One at the first-line indent opens a paragraph,
         # unless the line above opens a list item at the margin: its hanging indent may sit there.
+        # A centred heading's line starts where centring puts it, at an indent or not.
         return False
     if (margin.indents and left is not None and _indented(head, left) and following.x0 - left < INDENT_MIN * following.size / 2
             and abs(line.font_size - following.font_size) <= 0.15 * line.font_size
@@ -1246,7 +1296,8 @@ def read_pdf(data: bytes, source: str) -> Document:
     finally:
         document.close()
     if not any(page.lines or page.tables for page in pages):
-        raise ReadError(source, "no text layer on any page: a scanned PDF, run OCR on it first")
+        raise ReadError(source, "no text layer on any page: a scanned PDF, or text drawn as glyph outlines "
+                                "(as paps and some printer drivers write it); run OCR on it first")
     _remove_line_numbers(pages)
     _remove_furniture(pages)
     _remove_footnotes(pages)
@@ -1269,6 +1320,7 @@ def read_pdf(data: bytes, source: str) -> Document:
 def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageContent]:
     """Lines and tables of every page."""
     pages: list[PageContent] = []
+    glyphs = unmapped = 0  # glyphs, and those with no map to Unicode (see _check_unicode_map)
     try:
         for index in range(len(document)):
             page = document[index]
@@ -1282,9 +1334,31 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
             content.lines = _text_lines(chars, index + 1, exclude)
             _set_font_sizes(content.lines, textpage)
             _mark_bold(content.lines, textpage)
+            _join_ocr_words(content.lines, textpage)
+            glyphs += len(chars)
+            unmapped += sum(1 for char in chars if char[0] == UNKNOWN)
             textpage.close()
             page.close()
             pages.append(content)
     except pdfium.PdfiumError as exc:
         raise ReadError(source, f"corrupt PDF: {exc}") from None
+    _check_unicode_map(unmapped, glyphs, source)
     return pages
+
+
+def _check_unicode_map(unmapped: int, glyphs: int, source: str) -> None:
+    """Refuse a PDF most of whose glyphs have no map from their fonts' char codes to Unicode, and
+    warn of one where some have none. A font re-encoded without a ToUnicode map (a PDF printed to
+    PostScript and distilled again: ghostscript's ps2write, pdf2ps) names its glyphs by number
+    only; what pdfium reads from it is its char codes as Latin letters and marks, which no
+    step after can tell from text, and whose chunks would be nonsense indexed as text. A whole
+    text so is no text (OCR or the source file is the remedy, as for a scan); a few such glyphs
+    (a symbol font, digits a producer left out of its map) are read as U+FFFD, with a warning."""
+    if not unmapped:
+        return
+    if unmapped > UNMAPPED_SHARE * glyphs:
+        raise ReadError(source, f"{unmapped} of {glyphs} glyphs have no Unicode map (fonts re-encoded without "
+                                "ToUnicode, as re-distilling writes them): the text cannot be read; use the original "
+                                "PDF or run OCR on it")
+    warnings.warn(f"{source}: {unmapped} of {glyphs} glyphs have no Unicode map: read as U+FFFD",
+                  DomainChunkWarning, stacklevel=4)
