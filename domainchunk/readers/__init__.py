@@ -26,6 +26,11 @@ READERS: dict[str, str] = {
     ".tsv": "domainchunk.readers.csv:read_csv",
     ".pdf": "domainchunk.readers.pdf:read_pdf",
     ".docx": "domainchunk.readers.docx:read_docx",
+    ".html": "domainchunk.readers.html:read_html",
+    ".htm": "domainchunk.readers.html:read_html",
+    ".xhtml": "domainchunk.readers.html:read_html",
+    ".mht": "domainchunk.readers.html:read_html",
+    ".mhtml": "domainchunk.readers.html:read_html",
 }
 
 # Libraries a reader imports only for some files (pdfplumber: PDF pages with ruled tables). A

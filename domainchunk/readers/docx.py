@@ -71,7 +71,6 @@ _MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _NEUTRAL = "：:　 "  # characters that neither make nor break a bold line
-MARKDOWN_DEPTHS = 6  # Markdown has six heading depths; Word's outline levels 7-9 are written as the sixth
 _MARKS = regex.compile(r"^#+ ")
 _HEADING_NAME = regex.compile(r"^(?:heading|标题)\s*([1-9])$", regex.IGNORECASE)
 _TITLE_NAME = regex.compile(r"^(?:title|标题)$", regex.IGNORECASE)
@@ -593,21 +592,12 @@ class _Reader:
         if _TOC_NAME.match(name):  # TOC entries repeat the headings: marked so the outline skips them
             self.builder.line(fragments, style="toc")
         elif level is not None:
-            self._heading(fragments, level)
+            self.builder.heading(fragments, level)
         elif _TITLE_NAME.match(name):
             self.builder.line(fragments, kind="heading")
         else:
             short_bold = len(text) <= SHORT_BOLD and not _SENTENCE_END.search(text) and self._is_bold(content)
             self.builder.line(fragments, style="bold" if short_bold else None)
-
-    def _heading(self, fragments: list[Fragment], level: int) -> None:
-        """A heading written as Markdown writes one of that depth: the rules read the marks as the
-        heading they are, and a document's Markdown twin reads the same. The first line names the
-        document, whatever its style: a title, which takes no depth."""
-        if self.builder.blocks:
-            first = next(f for f in fragments if f.text)
-            first.text = "#" * min(level, MARKDOWN_DEPTHS) + " " + first.text
-        self.builder.line(fragments, kind="heading", level=level)
 
     def alt_chunk(self, element) -> None:
         """An imported chunk (w:altChunk): a web page or MIME HTML archive a web system's export
@@ -619,7 +609,7 @@ class _Reader:
         kind, data = found
         html = mime_html(data) if kind == "message/rfc822" else decoded(data) if kind in _HTML_TYPES else None
         if html:
-            write_html(html, self.builder, lambda text, level: self._heading([Fragment(text, self.page)], level), self.page)
+            write_html(html, self.builder, self.page)
 
     def _next_page(self) -> None:
         self.page += 1

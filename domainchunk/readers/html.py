@@ -6,17 +6,18 @@ the document body holds no paragraph of its own. This module reads such a page t
 shows it: each block (``p``, ``div``, ``li`` …) a line, ``<br>`` a line break, ``h1``–``h6``
 headings with their depth, tables one line per row with tab-separated cells, an empty block a
 blank line, and whitespace in the source one space, a line break in it between CJK characters
-none (a source's line wrapped inside a sentence), as CSS lays out text.
+none (a source's line wrapped inside a sentence), as CSS lays out text. A page saved on its own
+(a law database's or a court's web page, an EMR system's export) is read the same way.
 """
 from __future__ import annotations
 
 import email
 import re
-from collections.abc import Callable
 
 import lxml.html
 
-from .layout import CellSpec, DocumentBuilder, clean_cell, looks_like_header
+from ..models import Document
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, looks_like_header
 
 # Block elements: each starts and ends a line of its own.
 _BLOCKS = frozenset("p div li dt dd blockquote pre address center section article header footer main ul ol dl form fieldset caption".split())
@@ -54,9 +55,19 @@ def mime_html(data: bytes) -> str | None:
     return None
 
 
-def write_html(page_text: str, builder: DocumentBuilder, heading: Callable[[str, int], None], page: int | None) -> None:
-    """Write the HTML page ``page_text`` into ``builder``; ``heading(text, level)`` writes a heading
-    as the calling reader writes its own (with Markdown marks, the title without)."""
+def read_html(data: bytes, source: str) -> Document:
+    """A web page (.html, .htm, .xhtml) or a browser's MIME HTML archive (.mht, .mhtml), as a law
+    database, a court's or an EMR system's page is saved: read as a browser lays it out."""
+    head = data.lstrip()[:2048].lower()
+    page = mime_html(data) if not head.startswith(b"<") and b"mime-version:" in head else decoded(data)
+    builder = DocumentBuilder()
+    write_html(page or "", builder, None)
+    return builder.build(source, metadata={"format": "html"})
+
+
+def write_html(page_text: str, builder: DocumentBuilder, page: int | None) -> None:
+    """Write the HTML page ``page_text`` into ``builder``, its headings as the readers write a
+    heading (Markdown marks of its depth, the first line, the title, without)."""
     page_text = _XML_DECLARATION.sub("", page_text, count=1)
     if not page_text.strip():  # an empty page imports nothing (lxml refuses to parse it)
         return
@@ -85,7 +96,7 @@ def write_html(page_text: str, builder: DocumentBuilder, heading: Callable[[str,
             flush()
             text = clean_cell(element.text_content())
             if text:
-                heading(text, _HEADINGS[tag])
+                builder.heading([Fragment(text, page)], _HEADINGS[tag])
         else:
             block = tag in _BLOCKS
             if block:

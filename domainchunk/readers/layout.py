@@ -21,6 +21,7 @@ from ..normalize import _repairable, normalize_text
 # wrapped at the margin (┌──┬── / ┐) joins without a space, like the ideographs around it.
 _CJK = regex.compile(r"[\p{Han}\p{Bopomofo}\p{Hiragana}\p{Katakana}\u2500-\u257f\u3000-\u303f\uff00-\uffef]")
 _SPACES = regex.compile(r"\s+")
+MARKDOWN_DEPTHS = 6  # Markdown has six heading depths; Word's outline levels 7-9 are written as the sixth
 
 
 def is_cjk(char: str) -> bool:
@@ -172,6 +173,15 @@ class DocumentBuilder:
         block = Block(kind=kind, start=start, end=self._length, page=fragments[0].page, level=level, style=style)
         self._blocks.append(block)
         return block
+
+    def heading(self, fragments: list[Fragment], level: int) -> Block | None:
+        """A heading written as Markdown writes one of that depth: the rules read the marks as the
+        heading they are, and a document's Markdown twin reads the same. The first line names the
+        document, whatever its style: a title, which takes no depth."""
+        if self._blocks:
+            first = next(f for f in fragments if f.text)
+            first.text = "#" * min(level, MARKDOWN_DEPTHS) + " " + first.text
+        return self.line(fragments, kind="heading", level=level)
 
     def table(
         self,
