@@ -772,10 +772,14 @@ _SCANS_MAX = 64
 # levels is its own, measured; before it has one, the cheapest measured (statutes', ~130 ns a
 # character) stands in, so a big document builds at once and a one-off small one never does.
 # Once some process has built a set of levels' scan, its stdlib patterns are on disk (see
-# stdre.STORE) and building is mostly reading them (about 1.1-1.5 µs a character measured: 20-27
-# ms for the contract levels, where compiling took 300-450 ms): the rent stops that much sooner.
+# stdre.STORE) and building is mostly reading them (20-27 ms for the contract levels, where
+# compiling took 300-450 ms), which costs a new process less than renting does: renting also
+# compiles the levels' combined pattern on the regex module, which the stdlib scan leaves to the
+# few lines it cannot decide. So a stored scan is bought at once (a new process's first call,
+# measured by ``benchmarks/text_stages.py --fresh``: 9-15 % less CPU for contracts, judgments and
+# medical records, the same for statutes and lab reports; renting a scan nobody stored still
+# saves 1.6-1.8x on the first call of those three).
 STDLIB_SECONDS_PER_CHAR = 10e-6  # building, per character of the levels' patterns
-STORED_SECONDS_PER_CHAR = 1.5e-6  # building from what an earlier process stored
 REGEX_SECONDS_PER_CHAR = 100e-9  # scanning on the regex module, per character of text
 _RENT: dict[tuple[str, ...], tuple[float, int]] = {}  # seconds the regex scans took, characters they scanned
 _STORED: dict[tuple[str, ...], bool] = {}  # whether a process has stored the levels' scan, looked up once
@@ -783,14 +787,13 @@ _clock = time.perf_counter
 
 
 def _scan_when_it_pays(key: tuple[str, ...], levels: list[Level], size: int) -> _Scan | None:
-    """The stdlib scan of ``levels`` (their patterns ``key``) once built or once scanning ``size``
-    more characters on the regex module would cost what building does; None until then (and
-    where the levels have none)."""
-    if key not in _SCANS:
+    """The stdlib scan of ``levels`` (their patterns ``key``) once built, stored by an earlier
+    process, or once scanning ``size`` more characters on the regex module would cost what
+    building does; None until then (and where the levels have none)."""
+    if key not in _SCANS and not _stored(key):
         spent, chars = _RENT.get(key, (0.0, 0))
         rate = spent / chars if chars else REGEX_SECONDS_PER_CHAR
-        per_char = STORED_SECONDS_PER_CHAR if _stored(key) else STDLIB_SECONDS_PER_CHAR
-        if spent + size * rate < per_char * sum(map(len, key)):
+        if spent + size * rate < STDLIB_SECONDS_PER_CHAR * sum(map(len, key)):
             return None
     return _stdlib_scan(levels)
 
@@ -865,8 +868,11 @@ def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.M
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match
     relaxed: list[str] = []
+    # guarded (see stdre._guard): a line that none of the levels can open, blank or not, is given
+    # up at its first character instead of in each level (a third of a statute's scan)
     compiled = compile_safe(f"{prefix}(?:{'|'.join(parts)})", flags,
-                            nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed)
+                            nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed,
+                            guard=True)
     if compiled is None:
         return None
     rx, long_run = compiled
@@ -955,7 +961,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     relaxed: list[str] = []
     # as _sentence_of, without the lookbehind the caller's position already stands behind, and
     # without MULTILINE, as there
-    compiled = compile_safe(f"[ \t\u3000]*(?:{'|'.join(parts)})", relaxed=relaxed)
+    compiled = compile_safe(f"[ \t\u3000]*(?:{'|'.join(parts)})", relaxed=relaxed, guard=True)
     if compiled is None:
         return None
     rx, long_run = compiled
