@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -1235,15 +1235,14 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     return heads, toc
 
 
-def _lead_start(text: str, h: Heading, floor: int) -> int:
-    """Where ``h``'s section starts: its line, or earlier when the lines right above it
-    (no blank line between, none before ``floor``) match the level's ``lead`` pattern, as
-    a report's title and patient lines belong to the panel named below them."""
-    start = h.start
+def _lead_start(text: str, level: Level, start: int, floor: int) -> int:
+    """Where the section of a heading of ``level`` at ``start`` starts: its line, or earlier when
+    the lines right above it (no blank line between, none before ``floor``) match the level's
+    ``lead`` pattern, as a report's title and patient lines belong to the panel named below them."""
     # ``lead_pattern`` first: ``lead`` reads a pydantic private attribute, slow once per heading.
-    if h.level.lead_pattern is None or not h.level.lead:
+    if level.lead_pattern is None or not level.lead:
         return start
-    lead = _compile_line(h.level.lead)
+    lead = _compile_line(level.lead)
     while start > floor:
         ls, le = _line_bounds(text, start - 1)
         if ls < floor or not text[ls:le].strip() or not lead.match(text, ls, le, timeout=PATTERN_TIMEOUT):
@@ -1360,7 +1359,11 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
 
 def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Heading], list[tuple[int, int]]]:
     """Headings found on the tolerant view, mapped back to offsets of the text."""
-    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
+    # Of the blocks, the outline reads the TOC ones (toc_spans) and, where a level asks what block
+    # a line opens (``blocks:``), all: only those are moved onto the view (moving every block was
+    # a tenth of a contract's time).
+    read = doc.blocks if any(lv.blocks for lv in _document_levels(rules)) else [b for b in doc.blocks if b.style == "toc"]
+    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in read]
     shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
     heads, toc = find_headings(shadow, rules)
     to_text, end_to_text, as_written = view.to_text, view.end_to_text, view.as_written
@@ -1385,7 +1388,9 @@ def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[
         found = _derived_match(_derived(scan, levels, ("variants", index[h.level.id])), text, h.content,
                                min(len(text), h.end + LOOKAHEAD), clean)
         if found is not _UNDECIDED and (found is None or found[0].variant is not _PROBE):
-            h = replace(h, variant=None if found is None else found[0].variant, variant_known=True)
+            # built anew, not ``dataclasses.replace``d: that walks the fields, at several times the cost
+            h = Heading(h.level, h.start, h.content, h.end, h.label, h.num,
+                        None if found is None else found[0].variant, True, h.glued)
         out.append(h)
     return out
 
@@ -1447,12 +1452,12 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
             continue
         floor = sections[-1].start + 1 if sections else 0
         if view.identity:
-            start = _lead_start(text, h, floor)
+            start = _lead_start(text, h.level, h.start, floor)
         else:
             # the lines above read as the heading was, on the view (marks and letter-spacing out),
             # and as written, where the view has set a repeated title aside as furniture
-            lead = _lead_start(view.text, replace(h, start=view.to_view(h.start)), view.to_view(floor))
-            start = min(_lead_start(text, h, floor), max(floor, view.to_text(lead)))
+            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor))
+            start = min(_lead_start(text, h.level, h.start, floor), max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":
