@@ -31,7 +31,7 @@ from array import array
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import regex
 
@@ -347,16 +347,7 @@ def _lookahead(parsed, items) -> list:
 
 def _flagged(seq) -> bool:
     """Some group of ``seq`` sets or clears flags of its own (``(?i:…)``)."""
-    for op, av in seq:
-        if op is _C.SUBPATTERN and (av[1] or av[2] or _flagged(av[-1])):
-            return True
-        if op is _C.BRANCH and any(_flagged(b) for b in av[1]):
-            return True
-        if op in _REPEATS and _flagged(av[2]) or op in (_C.ASSERT, _C.ASSERT_NOT) and _flagged(av[1]):
-            return True
-        if op is getattr(_C, "ATOMIC_GROUP", None) and _flagged(av):
-            return True
-    return False
+    return _some_group(seq, lambda av: bool(av[1] or av[2]))
 
 
 def _group_bodies(parsed, names: set[str]) -> Iterator:
@@ -412,14 +403,20 @@ def _relax(seq, groups: tuple[int, ...], positive: bool) -> set[int]:
 
 def _captures(seq) -> bool:
     """``seq`` holds a capturing group."""
-    for op, av in seq.data:
-        if op is _C.SUBPATTERN and (av[0] is not None or _captures(av[-1])):
+    return _some_group(seq, lambda av: av[0] is not None)
+
+
+def _some_group(seq, which: Callable[[tuple], bool]) -> bool:
+    """Some group of ``seq``, at any depth, is one ``which`` tells by its parsed arguments
+    (group number, flags added, flags cleared, body)."""
+    for op, av in seq:
+        if op is _C.SUBPATTERN and (which(av) or _some_group(av[-1], which)):
             return True
-        if op is _C.BRANCH and any(_captures(branch) for branch in av[1]):
+        if op is _C.BRANCH and any(_some_group(branch, which) for branch in av[1]):
             return True
-        if op in _REPEATS and _captures(av[2]) or op in (_C.ASSERT, _C.ASSERT_NOT) and _captures(av[1]):
+        if op in _REPEATS and _some_group(av[2], which) or op in (_C.ASSERT, _C.ASSERT_NOT) and _some_group(av[1], which):
             return True
-        if op is getattr(_C, "ATOMIC_GROUP", None) and _captures(av):
+        if op is getattr(_C, "ATOMIC_GROUP", None) and _some_group(av, which):
             return True
     return False
 
