@@ -8,12 +8,22 @@ wall clock. Stages nest (``find_headings`` holds ``candidates`` and ``assign``; 
 holds ``chunk_metadata``, ``split_section`` and ``variant``), so a row does not sum to its total.
 LangChain's splitter on the same text is the last column, for the ratio the issue's table reads.
 
+``--fresh`` asks what the scan-rent policy (``outline._scan_when_it_pays``) saves a new process:
+per type, new processes alternately follow the policy and buy at once (the stdlib scan forced),
+each timing its first ``--calls`` chunk calls in CPU time after loading the rules; once with
+an empty store (the scan compiled) and once with the scans an earlier process stored (read).
+
     python benchmarks/text_stages.py [--types lab_report,medical_record] [--calls 10] [--warm 3]
+    python benchmarks/text_stages.py --fresh [--rounds 3] [--calls 3] [--chars 2000]
 """
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -54,12 +64,66 @@ STAGES = [
 ]
 
 
+def _first_calls(doc_type: str, policy: str, calls: int, chars: int | None) -> None:
+    """(In a new process) print the CPU milliseconds of its first ``calls`` chunk calls, the rules
+    loaded beforehand; ``policy`` is ``buy`` (the stdlib scan built at the first call, as if it
+    paid) or ``policy`` (left to the policy, which buys at once where the store holds the scan)."""
+    if policy == "buy":
+        outline._scan_when_it_pays = lambda key, levels, size: outline._stdlib_scan(levels)  # type: ignore[assignment]
+    from domainchunk.rulefile import load_rules
+
+    load_rules(None, False)
+    text = typed_texts()[doc_type][:chars]
+    began = time.process_time()
+    for _ in range(calls):
+        domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+    print((time.process_time() - began) * 1e3)
+
+
+def _fresh(doc_type: str, policy: str, calls: int, chars: int | None, store: str) -> float:
+    env = {**os.environ, "DOMAINCHUNK_CACHE_DIR": store}
+    cut = [] if chars is None else ["--chars", str(chars)]
+    out = subprocess.run([sys.executable, __file__, "--child", doc_type, policy, "--calls", str(calls), *cut],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    return float(out.split()[-1])
+
+
+def fresh_table(types: list[str], rounds: int, calls: int, chars: int | None) -> None:
+    """Per type and store state, the median CPU ms (min–max) of a new process's first calls under
+    the policy and buying at once, alternately, and what buying costs over the policy (> 1: the
+    policy saves that much; 1: the policy bought at once too)."""
+    print(f"| type | store | policy ms (first {calls} calls) | buy ms | buy / policy |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        stored = os.path.join(tmp, "stored")
+        for doc_type in types:
+            _fresh(doc_type, "buy", 1, chars, stored)  # an earlier process stores the type's scans
+            for state in ("empty", "stored"):
+                chose, buy = [], []
+                for k in range(rounds):
+                    for policy, into in (("policy", chose), ("buy", buy)):
+                        store = stored if state == "stored" else os.path.join(tmp, f"empty-{doc_type}-{policy}-{k}")
+                        into.append(_fresh(doc_type, policy, calls, chars, store))
+                ratios = [b / r for r, b in zip(chose, buy)]
+                print(f"| {doc_type} | {state} | {statistics.median(chose):.0f} ({min(chose):.0f}–{max(chose):.0f}) | "
+                      f"{statistics.median(buy):.0f} ({min(buy):.0f}–{max(buy):.0f}) | "
+                      f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--types", default="statute,contract,judgment,lab_report,medical_record")
     ap.add_argument("--calls", type=int, default=10)
     ap.add_argument("--warm", type=int, default=3)
+    ap.add_argument("--fresh", action="store_true", help="what a new process pays, renting or buying the scan")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--chars", type=int, help="with --fresh: each type's text cut to its first CHARS characters")
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        return _first_calls(*args.child, args.calls, args.chars)
+    if args.fresh:
+        return fresh_table(args.types.split(","), args.rounds, args.calls, args.chars)
     for module, name, stage in STAGES:
         _timed(module, name, stage)
     texts = typed_texts()

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
@@ -772,10 +772,14 @@ _SCANS_MAX = 64
 # levels is its own, measured; before it has one, the cheapest measured (statutes', ~130 ns a
 # character) stands in, so a big document builds at once and a one-off small one never does.
 # Once some process has built a set of levels' scan, its stdlib patterns are on disk (see
-# stdre.STORE) and building is mostly reading them (about 1.1-1.5 µs a character measured: 20-27
-# ms for the contract levels, where compiling took 300-450 ms): the rent stops that much sooner.
+# stdre.STORE) and building is mostly reading them (20-27 ms for the contract levels, where
+# compiling took 300-450 ms), which costs a new process less than renting does: renting also
+# compiles the levels' combined pattern on the regex module, which the stdlib scan leaves to the
+# few lines it cannot decide. So a stored scan is bought at once (a new process's first call,
+# measured by ``benchmarks/text_stages.py --fresh``: 9-15 % less CPU for contracts, judgments and
+# medical records, the same for statutes and lab reports; renting a scan nobody stored still
+# saves 1.6-1.8x on the first call of those three).
 STDLIB_SECONDS_PER_CHAR = 10e-6  # building, per character of the levels' patterns
-STORED_SECONDS_PER_CHAR = 1.5e-6  # building from what an earlier process stored
 REGEX_SECONDS_PER_CHAR = 100e-9  # scanning on the regex module, per character of text
 _RENT: dict[tuple[str, ...], tuple[float, int]] = {}  # seconds the regex scans took, characters they scanned
 _STORED: dict[tuple[str, ...], bool] = {}  # whether a process has stored the levels' scan, looked up once
@@ -783,14 +787,13 @@ _clock = time.perf_counter
 
 
 def _scan_when_it_pays(key: tuple[str, ...], levels: list[Level], size: int) -> _Scan | None:
-    """The stdlib scan of ``levels`` (their patterns ``key``) once built or once scanning ``size``
-    more characters on the regex module would cost what building does; None until then (and
-    where the levels have none)."""
-    if key not in _SCANS:
+    """The stdlib scan of ``levels`` (their patterns ``key``) once built, stored by an earlier
+    process, or once scanning ``size`` more characters on the regex module would cost what
+    building does; None until then (and where the levels have none)."""
+    if key not in _SCANS and not _stored(key):
         spent, chars = _RENT.get(key, (0.0, 0))
         rate = spent / chars if chars else REGEX_SECONDS_PER_CHAR
-        per_char = STORED_SECONDS_PER_CHAR if _stored(key) else STDLIB_SECONDS_PER_CHAR
-        if spent + size * rate < per_char * sum(map(len, key)):
+        if spent + size * rate < STDLIB_SECONDS_PER_CHAR * sum(map(len, key)):
             return None
     return _stdlib_scan(levels)
 
@@ -865,8 +868,11 @@ def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.M
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match
     relaxed: list[str] = []
+    # guarded (see stdre._guard): a line that none of the levels can open, blank or not, is given
+    # up at its first character instead of in each level (a third of a statute's scan)
     compiled = compile_safe(f"{prefix}(?:{'|'.join(parts)})", flags,
-                            nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed)
+                            nonempty=[group for alternatives in layout for group, _, _ in alternatives], relaxed=relaxed,
+                            guard=True)
     if compiled is None:
         return None
     rx, long_run = compiled
@@ -955,7 +961,7 @@ def _build_sentence_scan(levels: list[Level]) -> _SentenceScan | None:
     relaxed: list[str] = []
     # as _sentence_of, without the lookbehind the caller's position already stands behind, and
     # without MULTILINE, as there
-    compiled = compile_safe(f"[ \t\u3000]*(?:{'|'.join(parts)})", relaxed=relaxed)
+    compiled = compile_safe(f"[ \t\u3000]*(?:{'|'.join(parts)})", relaxed=relaxed, guard=True)
     if compiled is None:
         return None
     rx, long_run = compiled
@@ -1229,15 +1235,14 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     return heads, toc
 
 
-def _lead_start(text: str, h: Heading, floor: int) -> int:
-    """Where ``h``'s section starts: its line, or earlier when the lines right above it
-    (no blank line between, none before ``floor``) match the level's ``lead`` pattern, as
-    a report's title and patient lines belong to the panel named below them."""
-    start = h.start
+def _lead_start(text: str, level: Level, start: int, floor: int) -> int:
+    """Where the section of a heading of ``level`` at ``start`` starts: its line, or earlier when
+    the lines right above it (no blank line between, none before ``floor``) match the level's
+    ``lead`` pattern, as a report's title and patient lines belong to the panel named below them."""
     # ``lead_pattern`` first: ``lead`` reads a pydantic private attribute, slow once per heading.
-    if h.level.lead_pattern is None or not h.level.lead:
+    if level.lead_pattern is None or not level.lead:
         return start
-    lead = _compile_line(h.level.lead)
+    lead = _compile_line(level.lead)
     while start > floor:
         ls, le = _line_bounds(text, start - 1)
         if ls < floor or not text[ls:le].strip() or not lead.match(text, ls, le, timeout=PATTERN_TIMEOUT):
@@ -1354,7 +1359,11 @@ def warm_patterns(registry: Iterable[RuleFile]) -> None:
 
 def _find_on_view(doc: Document, rules: RuleFile, view: View) -> tuple[list[Heading], list[tuple[int, int]]]:
     """Headings found on the tolerant view, mapped back to offsets of the text."""
-    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in doc.blocks]
+    # Of the blocks, the outline reads the TOC ones (toc_spans) and, where a level asks what block
+    # a line opens (``blocks:``), all: only those are moved onto the view (moving every block was
+    # a tenth of a contract's time).
+    read = doc.blocks if any(lv.blocks for lv in _document_levels(rules)) else [b for b in doc.blocks if b.style == "toc"]
+    blocks = [b.model_copy(update={"start": view.to_view(b.start), "end": view.to_view(b.end)}) for b in read]
     shadow = Document(source=doc.source, text=view.text, blocks=blocks, metadata=doc.metadata)
     # The variant is read on the view, where the heading was matched: on the text as written a
     # heading a hard wrap cut matches no variant (and the answer must not depend on whether the
@@ -1386,7 +1395,9 @@ def _variants_on_text(text: str, rules: RuleFile, heads: list[Heading]) -> list[
         found = _derived_match(_derived(scan, levels, ("variants", index[h.level.id])), text, h.content,
                                min(len(text), h.end + LOOKAHEAD), clean)
         if found is not _UNDECIDED and (found is None or found[0].variant is not _PROBE):
-            h = replace(h, variant=None if found is None else found[0].variant, variant_known=True)
+            # built anew, not ``dataclasses.replace``d: that walks the fields, at several times the cost
+            h = Heading(h.level, h.start, h.content, h.end, h.label, h.num,
+                        None if found is None else found[0].variant, True, h.glued)
         out.append(h)
     return out
 
@@ -1448,12 +1459,12 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
             continue
         floor = sections[-1].start + 1 if sections else 0
         if view.identity:
-            start = _lead_start(text, h, floor)
+            start = _lead_start(text, h.level, h.start, floor)
         else:
             # the lines above read as the heading was, on the view (marks and letter-spacing out),
             # and as written, where the view has set a repeated title aside as furniture
-            lead = _lead_start(view.text, replace(h, start=view.to_view(h.start)), view.to_view(floor))
-            start = min(_lead_start(text, h, floor), max(floor, view.to_text(lead)))
+            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor))
+            start = min(_lead_start(text, h.level, h.start, floor), max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":

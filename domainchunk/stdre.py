@@ -31,7 +31,7 @@ from array import array
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import regex
 
@@ -238,12 +238,13 @@ def _from_entry(entry: list) -> re.Pattern:
 
 
 def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
-                 relaxed: list[str] | None = None) -> tuple[re.Pattern, re.Pattern | None] | None:
+                 relaxed: list[str] | None = None, guard: bool = False) -> tuple[re.Pattern, re.Pattern | None] | None:
     """:func:`check_and_compile`, kept on disk (see ``STORE``): a stored entry is built without
     parsing, the same pattern."""
     nonempty = sorted(nonempty)
     folder = store_folder()
-    key = store_key("compile_safe", source, str(flags), "\x1f".join(nonempty), "-" if relaxed is None else "r")
+    key = store_key("compile_safe", source, str(flags), "\x1f".join(nonempty), "-" if relaxed is None else "r",
+                    "g" if guard else "-")
     if folder is not None:
         entry = read_entry(folder, key)
         if entry == _REFUSED_ENTRY:
@@ -258,7 +259,7 @@ def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
         except (ValueError, TypeError, RuntimeError, IndexError, re.error):  # damaged: compiled anew, written again
             pass
     added: list[str] = []
-    built = check_and_compile(source, flags, nonempty, added if relaxed is not None else None)
+    built = check_and_compile(source, flags, nonempty, added if relaxed is not None else None, guard)
     if relaxed is not None:
         relaxed += added
     if folder is not None:
@@ -266,8 +267,8 @@ def compile_safe(source: str, flags: int = 0, nonempty: Iterable[str] = (),
     return None if built is None else (built[0], built[3])
 
 
-def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (), relaxed: list[str] | None = None
-                      ) -> tuple[re.Pattern, list, str | None, re.Pattern | None] | None:
+def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (), relaxed: list[str] | None = None,
+                      guard: bool = False) -> tuple[re.Pattern, list, str | None, re.Pattern | None] | None:
     """What :func:`compile_safe` gives, built: the pattern, its entry, the long-run class's source
     and that class compiled.
 
@@ -280,6 +281,9 @@ def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (),
     where leaving them out only lets the pattern match more, and the names of the groups that
     held one are appended: where such a group takes part in a match, the caller must decide
     with the pattern as written.
+
+    With ``guard``, the pattern's last item and each of its alternatives are guarded as
+    :func:`_guard` says: the same matches, each place that none can open at given up sooner.
 
     It is parsed once, for the check and the compiler both (sre parses in Python, at about
     5 µs a character of a long pattern)."""
@@ -294,6 +298,8 @@ def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (),
             safe(parsed, shared)
             if any(_first(body)[1] for body in _group_bodies(parsed, set(nonempty))):
                 return None
+            if guard:
+                _guard(parsed)
             with _memoised_charsets():
                 rx, entry = _compiled(parsed, flags)
     except (re.error, Unsafe, FutureWarning, DeprecationWarning, RecursionError, OverflowError):
@@ -306,6 +312,42 @@ def check_and_compile(source: str, flags: int = 0, nonempty: Iterable[str] = (),
     body = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in _union(shared))
     long_run = f"[{body}]{{{SHARED_RUN},}}"
     return rx, entry, long_run, re.compile(long_run)
+
+
+def _guard(parsed) -> None:
+    """Put a lookahead for the characters it can start with (``(?=[…])``) before the pattern's
+    last item and at the start of each alternative of it (of the alternation it is, or that the
+    groups it is made of hold): a combined scan's levels (its alternatives) are each entered at
+    every line start, blank lines and lines that start with none of their characters too, and
+    sre gives an alternative up at its first character only where it begins with a literal or a
+    class, not a group. A guard only says what the item needs to match at all, so the matches,
+    their groups and the order alternatives are tried in are the same. An item that can match
+    the empty string gets none, and nothing is guarded where case may be ignored or ``.`` take a
+    line end (the first characters below are the characters as written, ``.`` without it)."""
+    if parsed.state.flags & (re.IGNORECASE | re.DOTALL) or _flagged(parsed):
+        return
+    op, av = last = parsed.data[-1]
+    while op is _C.SUBPATTERN and len(av[-1].data) == 1:
+        op, av = av[-1].data[0]
+    if op is _C.BRANCH:
+        for branch in av[1]:
+            branch.data[:0] = _lookahead(parsed, branch.data)
+    parsed.data[-1:] = [*_lookahead(parsed, [last]), last]
+
+
+def _lookahead(parsed, items) -> list:
+    """``(?=[F])``, F the characters ``items`` can start with, as one parsed item in a list; none
+    where ``items`` can match the empty string."""
+    first, nullable = _first(items)
+    if nullable or not first:
+        return []
+    cls = [(_C.LITERAL, a) if a == b else (_C.RANGE, (a, b)) for a, b in first]
+    return [(_C.ASSERT, (1, _sre.SubPattern(parsed.state, [(_C.IN, cls)])))]
+
+
+def _flagged(seq) -> bool:
+    """Some group of ``seq`` sets or clears flags of its own (``(?i:…)``)."""
+    return _some_group(seq, lambda av: bool(av[1] or av[2]))
 
 
 def _group_bodies(parsed, names: set[str]) -> Iterator:
@@ -361,14 +403,20 @@ def _relax(seq, groups: tuple[int, ...], positive: bool) -> set[int]:
 
 def _captures(seq) -> bool:
     """``seq`` holds a capturing group."""
-    for op, av in seq.data:
-        if op is _C.SUBPATTERN and (av[0] is not None or _captures(av[-1])):
+    return _some_group(seq, lambda av: av[0] is not None)
+
+
+def _some_group(seq, which: Callable[[tuple], bool]) -> bool:
+    """Some group of ``seq``, at any depth, is one ``which`` tells by its parsed arguments
+    (group number, flags added, flags cleared, body)."""
+    for op, av in seq:
+        if op is _C.SUBPATTERN and (which(av) or _some_group(av[-1], which)):
             return True
-        if op is _C.BRANCH and any(_captures(branch) for branch in av[1]):
+        if op is _C.BRANCH and any(_some_group(branch, which) for branch in av[1]):
             return True
-        if op in _REPEATS and _captures(av[2]) or op in (_C.ASSERT, _C.ASSERT_NOT) and _captures(av[1]):
+        if op in _REPEATS and _some_group(av[2], which) or op in (_C.ASSERT, _C.ASSERT_NOT) and _some_group(av[1], which):
             return True
-        if op is getattr(_C, "ATOMIC_GROUP", None) and _captures(av):
+        if op is getattr(_C, "ATOMIC_GROUP", None) and _some_group(av, which):
             return True
     return False
 

@@ -266,7 +266,7 @@ def test_a_stored_compile_is_the_same_pattern_and_a_damaged_one_is_compiled_anew
     assert compile_safe("(a+)+") is None and compile_safe("(a+)+") is None  # a refusal is stored as one
 
 
-def test_a_stored_scan_is_bought_after_a_shorter_rent(tmp_path, monkeypatch):
+def test_a_stored_scan_is_bought_at_the_first_text_however_small(tmp_path, monkeypatch):
     from domainchunk import outline
 
     monkeypatch.setenv("DOMAINCHUNK_CACHE_DIR", str(tmp_path))
@@ -274,18 +274,15 @@ def test_a_stored_scan_is_bought_after_a_shorter_rent(tmp_path, monkeypatch):
         monkeypatch.setattr(outline, table, {})
     levels = _document_levels(load_rules()["statute"])
     key = tuple(lv.pattern for lv in levels)
+    text = "第一章 总则\n第一条 示范。\n第二条 又一条。\n"
+    assert outline._scan_when_it_pays(key, levels, len(text)) is None  # nobody stored it: a small text rents
     assert not outline._stored(key)
     built = _stdlib_scan(levels)  # built here, so stored
     for table in ("_SCANS", "_RENT", "_STORED"):
         monkeypatch.setattr(outline, table, {})
     assert outline._stored(key)
-    # a text whose rent reaches the stored price but not the full one buys the scan
-    chars = sum(map(len, key))
-    size = int((outline.STORED_SECONDS_PER_CHAR * chars) / outline.REGEX_SECONDS_PER_CHAR) + 1
-    assert size * outline.REGEX_SECONDS_PER_CHAR < outline.STDLIB_SECONDS_PER_CHAR * chars
-    loaded = outline._scan_when_it_pays(key, levels, size)
+    loaded = outline._scan_when_it_pays(key, levels, len(text))
     assert loaded is not None and loaded is not built and loaded.rx.groupindex == built.rx.groupindex
-    text = "第一章 总则\n第一条 示范。\n第二条 又一条。\n"
     assert [m.span() for m in loaded.rx.finditer(text)] == [m.span() for m in built.rx.finditer(text)]
 
 
@@ -377,3 +374,66 @@ def test_lookbehind_checks_on_stdlib_say_what_the_regex_module_says():
                                 level.id, variant.name, text[max(0, pos - 30) : pos + 10])
                             told += 1
     assert told > 10000
+
+
+def _recorded_scans(monkeypatch, rules) -> list[tuple]:
+    """The arguments of every compile the levels' scans (line and sentence) ask for."""
+    from domainchunk import outline
+
+    asked: list[tuple] = []
+
+    def record(source, flags=0, nonempty=(), relaxed=None, guard=False):
+        asked.append((source, flags, tuple(nonempty), relaxed is not None, guard))
+        return compile_safe(source, flags, nonempty, relaxed, guard)
+
+    monkeypatch.setattr(outline, "compile_safe", record)
+    outline._build_scan(_document_levels(rules))
+    return asked
+
+
+def test_a_guard_changes_no_match_of_the_scans(monkeypatch):
+    """The guarded scans find, at every line start and sentence end of the corpora and the cases,
+    what the same patterns unguarded find: the same spans, groups and last group."""
+    from domainchunk.stdre import check_and_compile
+
+    monkeypatch.setenv("DOMAINCHUNK_CACHE_DIR", "")
+    compared = 0
+    for rules in load_rules().values():
+        texts = [p.read_text(encoding="utf-8") for p in TEXTS] + [case.text for case in rules.cases]
+        for source, flags, nonempty, relaxes, guard in _recorded_scans(monkeypatch, rules):
+            assert guard
+            built = check_and_compile(source, flags, nonempty, [] if relaxes else None, guard=True)
+            plain = check_and_compile(source, flags, nonempty, [] if relaxes else None)
+            assert (built is None) == (plain is None)
+            if built is None:
+                continue
+            for text in texts:
+                places = {0} | {m.end() for m in re.finditer(r"[\n。！？]", text)}
+                for pos in sorted(places):
+                    a, b = built[0].match(text, pos), plain[0].match(text, pos)
+                    assert (a is None) == (b is None), (rules.id, pos)
+                    if a is not None:
+                        assert (a.span(), a.lastindex, a.groups()) == (b.span(), b.lastindex, b.groups())
+                        compared += 1
+                assert [m.span() for m in built[0].finditer(text)] == [m.span() for m in plain[0].finditer(text)]
+    assert compared > 500
+
+
+def test_a_guard_stands_before_each_alternative_that_must_consume():
+    from domainchunk.stdre import _C, _guard
+
+    parsed = _sre.parse(r"^[ \t]*(?:(?P<a>第\d+条)|(?P<b>[一二]、)|(?P<c>x?))", re.MULTILINE)
+    _guard(parsed)
+    assert parsed.data[-2][0] is not _C.ASSERT  # the alternation may match nothing (c): no guard before it
+    branches = parsed.data[-1][1][1]
+    assert [b.data[0][0] is _C.ASSERT for b in branches] == [True, True, False]
+    rx = _compiler.compile(parsed, re.MULTILINE)
+    assert [m.lastgroup for m in rx.finditer("第1条\n二、\n\n  x\n")] == ["a", "b", "c", "c", "c"]
+    for source, flags in ((r"(?:ab|cd)", re.IGNORECASE), (r"(?:a(?i:b)|cd)", 0), (r"(?:a.|cd)", re.DOTALL)):
+        parsed = _sre.parse(source, flags)
+        before = repr(parsed.data)
+        _guard(parsed)
+        assert repr(parsed.data) == before  # case or a line-taking dot: the characters as written may not be all
+    parsed = _sre.parse(r"(?:ab|cd)")
+    _guard(parsed)
+    assert parsed.data[0][0] is _C.ASSERT and all(b.data[0][0] is _C.ASSERT for b in parsed.data[1][1][1])

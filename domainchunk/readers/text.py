@@ -75,7 +75,10 @@ DOUBLED_MIN_LINES = 5
 _BLANK_RUN = re.compile(r"\n(?:[ \t\u3000]*\n)+")
 # Two lines that touch, told by their characters either side of the one line break between them
 # (what the gap count below would find, found at the first such place instead of after every gap).
-_TOUCHING_LINES = re.compile(r"[^\n \t\u3000]\n[^\n \t\u3000]")
+# Written from the line break, the one literal, with the character before it as a lookbehind: sre
+# then jumps from line break to line break, where a pattern opening with a class is tried at every
+# character (2.3 ms on a 200,000-character statute whose lines first touch near its end; 0.2 ms so).
+_TOUCHING_LINES = re.compile(r"\n(?<=[^\n \t\u3000]\n)[^\n \t\u3000]")
 
 
 def undouble(text: str) -> str:
