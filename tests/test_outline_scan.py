@@ -50,10 +50,10 @@ def _check(result) -> int:
     for h in outline.headings:
         if not h.variant_known:
             continue
-        end = min(len(text), h.end + LOOKAHEAD)
-        assert h.variant == h.level.variant_at(text, h.content, end)
+        # found on the view, a heading's label, number and variant are the view's, where it matched
+        read, at = outline.as_read()
+        assert h.variant == h.level.variant_at(read, at(h.content), min(len(read), at(h.end) + LOOKAHEAD))
         if outline.view is not None:
-            # found on the view: its label and number are the view's; its variant is the text's
             checked += 1
             continue
         rx = _compile_line(h.level.pattern, "glued") if h.start in after_glued else _line_regex(h.level)
