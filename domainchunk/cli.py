@@ -136,11 +136,6 @@ def worker_context(warm: bool = True, suffixes: Iterable[str] = ()) -> Any:
             try:
                 with hits_only():
                     warm_patterns([rules])
-                    # Each level's own pattern too (the variant a boundary was written in): a
-                    # medical record's holds its vocabularies in lookbehinds and takes ~24 MB
-                    # compiled, which every worker that met one such record held for itself.
-                    for level in rules.levels:
-                        level.regex  # noqa: B018 - compiled here, the cached property is what workers read
             except Miss:
                 pass
         from .errors import DomainChunkError

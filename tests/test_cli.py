@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -165,22 +164,3 @@ def test_workers_fork_from_a_parent_that_loaded_only_what_the_files_need(suffixe
             f"assert all(m in sys.modules for m in {loaded!r}), 'not loaded'\n"
             f"assert not [m for m in {absent!r} if m in sys.modules], 'loaded'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_workers_fork_with_the_levels_patterns_the_cache_holds(tmp_path: Path):
-    """Each level's own pattern (``Level.regex``, which tells the variant of a boundary) is built
-    before the fork where the pattern cache holds it, so workers share it (a medical record's takes
-    ~24 MB); with an empty cache nothing is compiled in the parent: each worker compiles what it meets."""
-    levels = "[lv for r in load_rules().values() for lv in r.levels]"
-    prelude = ("from domainchunk.regexcache import install\nfrom domainchunk.rulefile import load_rules\n"
-               "assert install()\n")
-    env = {**os.environ, "DOMAINCHUNK_CACHE_DIR": str(tmp_path / "filled")}
-    empty = {**os.environ, "DOMAINCHUNK_CACHE_DIR": str(tmp_path / "empty")}
-    # what a first batch leaves in the cache: the outline's patterns and the levels' own
-    fill = (prelude + "from domainchunk.outline import warm_patterns\nwarm_patterns(load_rules().values())\n"
-            f"for lv in {levels}: lv.regex\n")
-    check = (prelude + "from domainchunk.cli import worker_context\nworker_context(warm=True)\n"
-             f"built = [lv.id for lv in {levels} if 'regex' in lv.__dict__]\n")
-    subprocess.run([sys.executable, "-c", fill], check=True, env=env)
-    subprocess.run([sys.executable, "-c", check + f"assert len(built) == len({levels}), built\n"], check=True, env=env)
-    subprocess.run([sys.executable, "-c", check + "assert built == [], built\n"], check=True, env=empty)
