@@ -7,7 +7,8 @@ Each run is the real command in a subprocess, as from an installed package (its 
 byte-compiled once into the temporary folder, see ``paired.installed_env``; the first run
 compiles them and is not timed). Timed runs are left alone; in the
 memory runs the peak is the largest sum of PSS over the whole process tree (the
-command and its workers), sampled from /proc every 20 ms (Linux).
+command and its workers), sampled from /proc every 20 ms (Linux), printed with its parts: the
+command's own process and each worker's, so that growth is seen where it happens.
 For scale the run also measures the machine's own two-process speed-up on a
 pure-Python loop: on a shared VM it moves between ~1.5x and 2x from minute to
 minute, and no CPU-bound batch can beat it.
@@ -20,6 +21,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -59,6 +61,11 @@ def make_folder(dest: Path, count: int, sources: list[Path]) -> Path:
 
 def tree_rss(root: int) -> int:
     """Bytes of memory (PSS) of ``root`` and all its descendants."""
+    return sum(tree_pss(root).values())
+
+
+def tree_pss(root: int) -> dict[int, int]:
+    """Bytes of memory (PSS) of ``root`` and of each of its descendants, by process id."""
     parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -73,26 +80,26 @@ def tree_rss(root: int) -> int:
         kids = [p for p, pp in parents.items() if pp == pid and p not in tree]
         tree.update(kids)
         frontier += kids
-    total = 0
+    sizes = {}
     for pid in tree:
         # PSS: a page shared by several processes (forked workers share their parent's) counts
         # once in the sum, split between them; RSS would count it in every process.
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
-                    total += int(line.split()[1]) * 1024
+                    sizes[pid] = int(line.split()[1]) * 1024
         except OSError:
             pass
-    return total
+    return sizes
 
 
 def run(folder: Path, out: Path, jobs: int, sample: bool) -> tuple[float, int]:
     """Seconds and (when ``sample``) peak tree RSS of one batch run; sampling costs CPU, so timed runs skip it."""
     seconds, peak, _ = run_with_cpu(folder, out, jobs, sample)
-    return seconds, peak
+    return seconds, sum(peak.values())
 
 
-def run_with_cpu(folder: Path, out: Path, jobs: int, sample: bool) -> tuple[float, int, float]:
+def run_with_cpu(folder: Path, out: Path, jobs: int, sample: bool) -> tuple[float, dict[int, int], float]:
     """As :func:`run`, and the CPU seconds (user + system) of the command and its workers.
 
     The CPU a run costs does not depend on what else the machine runs, where its seconds do: on
@@ -105,9 +112,11 @@ def run_with_cpu(folder: Path, out: Path, jobs: int, sample: bool) -> tuple[floa
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=command_env(out))
-    peak = 0
+    peak: dict[int, int] = {}
     while sample and proc.poll() is None:
-        peak = max(peak, tree_rss(proc.pid))
+        sizes = tree_pss(proc.pid)
+        if sum(sizes.values()) > sum(peak.values()):
+            peak = {proc.pid: sizes.pop(proc.pid, 0), **sizes}
         time.sleep(0.02)
     err = proc.stderr.read() if proc.stderr else ""
     proc.wait()
@@ -185,12 +194,17 @@ def engine_speedup(folder: Path, repeat: int) -> float:
     return best[1] / best[2]
 
 
+def spread(what: str, ratios: list[float], target: str) -> str:
+    return (f"{what}: {statistics.median(ratios):.2f}x ({min(ratios):.2f}–{max(ratios):.2f})"
+            + (f" ({target})" if target else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=400, help="files for the jobs comparison")
     ap.add_argument("--small", type=int, default=20)
     ap.add_argument("--large", type=int, default=2000)
-    ap.add_argument("--repeat", type=int, default=3, help="timed runs per --jobs value (best kept)")
+    ap.add_argument("--repeat", type=int, default=3, help="alternating rounds of the timed runs")
     args = ap.parse_args()
     sources = corpus_files()
     print(f"sources: {len(sources)} corpora/ documents ({', '.join(sorted({p.suffix for p in sources}))}), "
@@ -199,28 +213,40 @@ def main() -> None:
         base = Path(tmp)
         mixed = make_folder(base / "mixed", args.files, sources)
         run(mixed, base / "out", 1, sample=False)  # byte-compiles the modules, fills the file cache
-        # Rounds alternate the three runs, so a change of load on the shared machine hits them alike.
-        best = {1: float("inf"), 2: float("inf"), "halves": float("inf")}
+        # Rounds alternate the runs, so a change of load on the shared machine hits them alike;
+        # each round gives its own ratios, and the median (min–max) of the rounds is printed.
+        rounds: dict[object, list[tuple[float, float]]] = {1: [], 2: [], "halves": []}
+        ceilings = []
         for _ in range(args.repeat):
             for jobs in (1, 2):
-                best[jobs] = min(best[jobs], run(mixed, base / "out", jobs, sample=False)[0])
-            best["halves"] = min(best["halves"], halves_in_parallel(mixed, base / "out"))
-        rates = {jobs: args.files / best[jobs] for jobs in (1, 2)}
+                seconds, _, cpu = run_with_cpu(mixed, base / "out", jobs, sample=False)
+                rounds[jobs].append((seconds, cpu))
+            rounds["halves"].append((halves_in_parallel(mixed, base / "out"), 0.0))
+            ceilings.append(machine_ceiling())
         for jobs in (1, 2):
-            print(f"--jobs {jobs}: {args.files} files in {best[jobs]:.2f} s = {rates[jobs]:.1f} files/s (best of {args.repeat})")
-        halves = best["halves"]
-        print(f"speed-up --jobs 2 / --jobs 1: {rates[2] / rates[1]:.2f}x (target >= 1.7x); peers measured now: "
-              f"two independent --jobs 1 runs on the halves {args.files / halves / rates[1]:.2f}x, "
-              f"a pure-Python loop in 2 processes {machine_ceiling():.2f}x")
+            rates = [args.files / s for s, _ in rounds[jobs]]
+            print(f"--jobs {jobs}: {args.files} files, {statistics.median(rates):.1f} files/s "
+                  f"({min(rates):.1f}–{max(rates):.1f}), CPU {statistics.median(c for _, c in rounds[jobs]):.2f} s")
+        pairs = list(zip(rounds[1], rounds[2], rounds["halves"]))
+        print(spread("speed-up --jobs 2 / --jobs 1", [one[0] / two[0] for one, two, _ in pairs], "target >= 1.8x"))
+        print(spread("  on two idle cores at most (2 x CPU of --jobs 1 / CPU of --jobs 2)",
+                     [2 * one[1] / two[1] for one, two, _ in pairs], ""))
+        print(spread("  peer: two independent --jobs 1 runs on the halves", [one[0] / h[0] for one, _, h in pairs], ""))
+        print(spread("  peer: a pure-Python loop in 2 processes", ceilings, "the machine's ceiling now"))
         print(f"speed-up of the batch engine alone (no command start-up), same files: "
               f"{engine_speedup(mixed, args.repeat):.2f}x")
         peaks = {}
         mid = int((args.small * args.large) ** 0.5)
         for count in (args.small, mid, args.large):
             folder = make_folder(base / f"n{count}", count, sources)
-            seconds, peaks[count] = run(folder, base / "out", 2, sample=True)
-            print(f"{count} files (--jobs 2): {seconds:.2f} s, peak memory (PSS) of the process tree {peaks[count] / 1e6:.0f} MB")
-        print(f"memory {args.large} / {args.small} files: {peaks[args.large] / peaks[args.small]:.2f}x (target <= 1.5x)")
+            seconds, parts, _ = run_with_cpu(folder, base / "out", 2, sample=True)
+            peaks[count] = sum(parts.values())
+            # Where the memory is: the command's own process (rules, the result window) apart from
+            # each worker's (what it built or copied from the shared pages for its documents).
+            own, *workers = (size / 1e6 for size in parts.values())
+            print(f"{count} files (--jobs 2): {seconds:.2f} s, peak memory (PSS) of the process tree {peaks[count] / 1e6:.0f} MB "
+                  f"(the command {own:.0f} MB, its workers {' + '.join(f'{w:.0f}' for w in workers)} MB)")
+        print(f"memory {args.large} / {args.small} files: {peaks[args.large] / peaks[args.small]:.2f}x (target <= 1.3x)")
         # A worker that meets a document needing word-level splitting loads jieba's dictionary (~70 MB)
         # once; in a small batch that may happen in one worker or none. The middle size shows the plateau.
         print(f"memory {args.large} / {mid} files: {peaks[args.large] / peaks[mid]:.2f}x (flat once every "

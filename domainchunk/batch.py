@@ -172,10 +172,13 @@ def check_options(options: Options) -> Fingerprints:
 class Input:
     path: Path  # as given or found (the record's `source`)
     rel: Path  # relative to the common base of the arguments: what -o DIR mirrors
+    # The file the path leads to, as collect_inputs resolved it; "": resolved when asked. The
+    # batch's parent asked for it twice a file, each a realpath of a few system calls.
+    real_path: str = field(default="", compare=False, repr=False)
 
     @property
     def key(self) -> str:
-        return real(self.path)
+        return self.real_path or real(self.path)
 
 
 def real(path: Path) -> str:
@@ -243,12 +246,12 @@ def collect_inputs(args: Sequence[str], globs: Sequence[str] | None = None, skip
     for path, root, key in found:
         if key not in seen:
             seen.add(key)
-            unique.append((path, root))
+            unique.append((path, root, key))
     if not unique:
         return []
     # Mirrored by where a file is named, not where a link leads (that may be outside every root).
-    base = Path(os.path.commonpath([os.path.abspath(root) for _, root in unique]))
-    return [Input(path, Path(os.path.abspath(path)).relative_to(base)) for path, _ in unique]
+    base = Path(os.path.commonpath([os.path.abspath(root) for _, root, _ in unique]))
+    return [Input(path, Path(os.path.abspath(path)).relative_to(base), key) for path, _, key in unique]
 
 
 # ---------------------------------------------------------------- one document
@@ -1114,7 +1117,7 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                         errors = AtomicFile(errors_path)
                     if errors is not None:
                         with writing(errors_path or ""):
-                            errors.file.write(json.dumps(conv.error, ensure_ascii=False) + "\n")
+                            errors.file.write(_ENCODE(conv.error) + "\n")
             if pseudonyms is not None:
                 event.name = pseudonyms.name(inp)
                 event.notes = [pseudonyms.hide(n, inp) for n in event.notes]
@@ -1125,7 +1128,7 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
                     entries.append(new_entry)
                 if log is not None:
                     with writing(manifest_path or ""):
-                        log.write(json.dumps(new_entry, ensure_ascii=False) + "\n")
+                        log.write(_ENCODE(new_entry) + "\n")
                         log.flush()
             setattr(summary, event.status, getattr(summary, event.status) + 1)
             summary.chunks += event.chunks
@@ -1152,7 +1155,7 @@ def run_batch(batch: Batch, on_event: Callable[[FileEvent], None] = lambda e: No
         # A folder's manifest keeps earlier runs' entries (compacted); a file's describes this file only.
         kept = read_manifest(manifest_path) if entries is None else {
             e["input"]: {**e, **stats} for e in entries if e["output"]}
-        write_atomic(manifest_path, "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in kept.values()))
+        write_atomic(manifest_path, "".join(_ENCODE(e) + "\n" for e in kept.values()))
     summary.seconds = time.perf_counter() - started
     return summary
 

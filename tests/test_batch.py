@@ -86,6 +86,18 @@ def test_list_file_and_mirror_base(docs: Path, tmp_path: Path):
     assert rels(inputs) == ["b/deep/06_law.txt", "a/01_law.txt", "a/02_empty.txt", "a/03_junk.txt"]
 
 
+def test_inputs_keep_the_file_their_path_leads_to(docs: Path, tmp_path: Path):
+    """An input's key (the manifest's name for it) is the real path found when the inputs were
+    collected, a link's target included; an Input made by hand resolves its path when asked."""
+    link = tmp_path / "linked.txt"
+    link.symlink_to(docs / "a" / "01_law.txt")
+    inputs = collect_inputs([str(docs / "b"), str(link)])
+    assert [i.key for i in inputs] == [os.path.realpath(i.path) for i in inputs]
+    assert inputs[-1].key == str((docs / "a" / "01_law.txt").resolve())
+    assert all(i.real_path for i in inputs)
+    assert batch.Input(link, Path("linked.txt")).key == inputs[-1].key
+
+
 def test_outputs_are_not_taken_as_inputs(docs: Path):
     assert rels(collect_inputs([str(docs)], skip=[docs / "b"])) == ["a/01_law.txt", "a/02_empty.txt", "a/03_junk.txt"]
 
