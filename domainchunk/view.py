@@ -36,7 +36,7 @@ from .numerals import CHINESE_NUMERAL
 
 # A page-number line: decorated digits (— 12 —, - 3 -), 第3页 共10页, 3/10, Page 3 of 10.
 _PAGE_NUMBER = re.compile(
-    r"(?m)^[ \t\u3000]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
+    r"(?m)^[ \t\u3000\f]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
     r"|第[ \t\u3000]*\d{1,4}[ \t\u3000]*页(?:[ \t\u3000]*[,，/]?[ \t\u3000]*共[ \t\u3000]*\d{1,4}[ \t\u3000]*页)?"
     r"|共[ \t\u3000]*\d{1,4}[ \t\u3000]*页[ \t\u3000]*第[ \t\u3000]*\d{1,4}[ \t\u3000]*页"
     r"|\d{1,4}[ \t\u3000]*/[ \t\u3000]*\d{1,4}"
@@ -142,6 +142,19 @@ _LETTER_SPACED = re.compile(
     rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
 _GAP = re.compile(r"[ \u3000]")
+# A justified line's character spacing read as spaces: pdfminer, pypdf and poppler's -raw mode write
+# one space between every two characters of a line the justification spread (截 至 本 裁 定 作 出 …),
+# as each glyph stands apart from the next by more than their gap threshold. A whole line of single
+# characters, mostly CJK, each one space from the next, is such a line (no writer spaces a sentence
+# so; a letter-spaced label at a line start is read above); its gaps go. Table rules (| │) are no
+# characters of it.
+_JUSTIFIED_CHAR = r"[^\s|│┃]"
+_JUSTIFIED = re.compile(rf"(?m)^[ \t\u3000\f]*(?:{_JUSTIFIED_CHAR} ){{7,}}{_JUSTIFIED_CHAR}[ \t]*$")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+# pdftotext writes a page break as a form feed opening the next page's first line (and one after the
+# last page): no text, so the view leaves it out wherever it stands, and the line after it reads as
+# any line does.
+_FORM_FEED = re.compile("\f")
 # Full-width ．：－／ between two digits: a decimal point, a time, a range or a date, never text.
 _NUMBER_PUNCT = re.compile(r"(?<=[0-9])[．：－／](?=[0-9])")
 # A full-width ｜ is a table's pipe as a 半角转全角 pass writes it (｜ 甲方：… ｜ 乙方：… ｜); no
@@ -196,7 +209,17 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         # the gaps between the characters, not the indentation before the first
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
-    return sorted(spans)
+    if "\f" in text:
+        spans += [m.span() for m in _FORM_FEED.finditer(text)]
+    for m in _JUSTIFIED.finditer(text):
+        chars = m.group().split()
+        if 2 * len(_CJK_CHAR.findall(m.group())) < len(chars):
+            continue  # mostly digits, Latin or marks: a spaced code or a row of a ruled form, not prose
+        first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000\f"))
+        last = m.start() + len(m.group().rstrip(" \t"))
+        spans += [g.span() for g in _GAP.finditer(text, first, last)]
+    # a gap two readings both leave out (a spaced heading that is a whole line) is one span
+    return sorted(set(spans))
 
 
 def _extractor_gaps(text: str) -> list[tuple[int, int]]:
@@ -218,6 +241,29 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
             found.update(g for g in (m.start("lead"), m.start("tail")) if g >= 0)
     # a lone space only: one of two or more is part of a column gap
     return [(a, a + 1) for a in sorted(found) if text[a - 1] != " " and text[a + 1 : a + 2] != " "]
+
+
+# poppler's pdftotext (its default mode, neither -layout nor -raw) writes the words of one printed
+# line that a gap wider than a character sets apart as blocks of their own, each with a blank line
+# after it: ``第一章　总　则`` comes out as ``第一章`` / ``总`` / ``则``, ``第一条　合伙目的`` as ``第一条`` /
+# ``合伙目的``. A bare structural label, a line of its own with one blank line after it, goes on into
+# the next line, and a letter-spaced title's single characters after it go on one into the next
+# (unless that line opens with a label of its own: ``第一章`` / ``第一条`` is a chapter and its article).
+_BARE_LABEL = re.compile(rf"[ \t\u3000]*第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*")
+_SINGLE_CJK = re.compile(r"[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*")
+
+
+def _split_blocks(read_lines: list[str], drop: set[int]) -> set[int]:
+    """Indexes of the lines that go on a bare label (or the letter-spaced title after one) across
+    the one blank line pdftotext wrote between the blocks of one printed line."""
+    joins: set[int] = set()
+    for i in range(2, len(read_lines)):
+        line, label = read_lines[i], read_lines[i - 2]
+        if read_lines[i - 1].strip() or not line.strip() or {i, i - 1, i - 2} & drop or _OPENER.match(line):
+            continue
+        if _BARE_LABEL.fullmatch(label) or (i - 2 in joins and _SINGLE_CJK.fullmatch(label) and _SINGLE_CJK.fullmatch(line)):
+            joins.add(i)
+    return joins
 
 
 def _pipe_tables(text: str) -> list[list[re.Match]]:
@@ -503,7 +549,8 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             # after any full one is read as a possible opener (a heading, a numbered label) first.
             finished = [f or line.endswith(_CLOSING) for f, line in zip(finished, read_lines)]
             by_printed = True
-    if not drop and width is None and not marks:
+    block_joins = _split_blocks(read_lines, drop) if "\n\n" in text else set()
+    if not drop and width is None and not marks and not block_joins:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
@@ -519,7 +566,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
     prev_cut = prev_open = prev_columns = prev_field = False
     for i, (a, b) in enumerate(lines):
-        if i in drop:
+        if i in drop or i + 1 in block_joins:  # the blank line between a label and its line's next block
+            continue
+        if i in block_joins:
+            runs[-1][1] = runs[-1][1] - 1  # the label's line break: its line goes on here
+            runs.append([a, b + 1])
+            prev_cut = prev_open = prev_columns = prev_field = False
             continue
         line = read_lines[i]
         stripped = line.strip()
