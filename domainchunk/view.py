@@ -143,13 +143,14 @@ _LETTER_SPACED = re.compile(
 )
 _GAP = re.compile(r"[ \u3000]")
 # A justified line's character spacing read as spaces: pdfminer, pypdf and poppler's -raw mode write
-# one space between every two characters of a line the justification spread (截 至 本 裁 定 作 出 …),
-# as each glyph stands apart from the next by more than their gap threshold. A whole line of single
-# characters, mostly CJK, each one space from the next, is such a line (no writer spaces a sentence
-# so; a letter-spaced label at a line start is read above); its gaps go. Table rules (| │) are no
-# characters of it.
-_JUSTIFIED_CHAR = r"[^\s|│┃]"
-_JUSTIFIED = re.compile(rf"(?m)^[ \t\u3000\f]*(?:{_JUSTIFIED_CHAR} ){{7,}}{_JUSTIFIED_CHAR}[ \t]*$")
+# a space between two characters of a line the justification spread wherever the glyphs stand apart
+# by more than their gap threshold (截 至 本 裁 定 作 出 …, 合 同 。 2024 年 1 月, 本院认为 ，用 人 单 位依 据):
+# a run of digits or Latin letters, set tight in its own font, stays whole, and so do a few glyphs
+# set closer. A whole line of pieces one space apart, most of them single characters and most of
+# its characters CJK, is such a line (no writer spaces a sentence so; a letter-spaced label at a line
+# start is read above); its gaps go. Table rules (| │) are no pieces of it.
+_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]+ ){7,}[^\s|│┃]+[ \t]*$")
+JUSTIFIED_SINGLES = 2 / 3  # of a spread line's pieces at least this share are single characters
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 # pdftotext writes a page break as a form feed opening the next page's first line (and one after the
 # last page): no text, so the view leaves it out wherever it stands, and the line after it reads as
@@ -212,9 +213,10 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     if "\f" in text:
         spans += [m.span() for m in _FORM_FEED.finditer(text)]
     for m in _JUSTIFIED.finditer(text):
-        chars = m.group().split()
-        if 2 * len(_CJK_CHAR.findall(m.group())) < len(chars):
-            continue  # mostly digits, Latin or marks: a spaced code or a row of a ruled form, not prose
+        pieces = m.group().split()
+        singles = sum(len(p) == 1 for p in pieces)
+        if singles < JUSTIFIED_SINGLES * len(pieces) or 2 * len(_CJK_CHAR.findall(m.group())) < sum(map(len, pieces)):
+            continue  # words, digits, Latin or marks: a sentence with spaces, a code, a row of a form
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000\f"))
         last = m.start() + len(m.group().rstrip(" \t"))
         spans += [g.span() for g in _GAP.finditer(text, first, last)]
@@ -440,8 +442,11 @@ _NOT_HALF_WIDTH = bytes(range(0x21)) + b"\x7f"  # the ASCII bytes outside _HALF_
 
 def _printed_width(line: str) -> int:
     """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell (counted
-    as the line's ASCII bytes less spaces and controls, in C rather than a match per character)."""
-    return len(line) - len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) // 2
+    as the line's ASCII bytes less spaces and controls, in C rather than a match per character),
+    and so does a space of the indentation: pdftotext -layout indents a line with spaces on its
+    character grid, about two for a CJK cell (three for a paragraph's two-character indent)."""
+    indent = len(line) - len(line.lstrip(" "))
+    return len(line) - (len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) + indent) // 2
 
 
 def _tolerance(width: int) -> int:
