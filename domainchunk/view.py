@@ -146,12 +146,11 @@ _GAP = re.compile(r"[ \u3000]")
 # a space between two characters of a line the justification spread wherever the glyphs stand apart
 # by more than their gap threshold (截 至 本 裁 定 作 出 …, 合 同 。 2024 年 1 月, 本院认为 ，用 人 单 位依 据):
 # a run of digits or Latin letters, set tight in its own font, stays whole, and so do a few glyphs
-# set closer. A whole line of pieces one space apart, most of them single characters and most of
-# its characters CJK, is such a line (no writer spaces a sentence so; a letter-spaced label at a line
-# start is read above); its gaps go. Table rules (| │) are no pieces of it.
+# set closer. A whole line of pieces one space apart, most of them single CJK characters or marks,
+# is such a line (no writer spaces a sentence so; a letter-spaced label at a line start is read
+# above); its gaps go. Table rules (| │) are no pieces of it.
 _JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]+ ){7,}[^\s|│┃]+[ \t]*$")
-JUSTIFIED_SINGLES = 2 / 3  # of a spread line's pieces at least this share are single characters
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+JUSTIFIED_SINGLES = 1 / 2  # of a spread line's pieces at least this share are single non-ASCII characters
 # pdftotext writes a page break as a form feed opening the next page's first line (and one after the
 # last page): no text, so the view leaves it out wherever it stands, and the line after it reads as
 # any line does.
@@ -214,9 +213,8 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += [m.span() for m in _FORM_FEED.finditer(text)]
     for m in _JUSTIFIED.finditer(text):
         pieces = m.group().split()
-        singles = sum(len(p) == 1 for p in pieces)
-        if singles < JUSTIFIED_SINGLES * len(pieces) or 2 * len(_CJK_CHAR.findall(m.group())) < sum(map(len, pieces)):
-            continue  # words, digits, Latin or marks: a sentence with spaces, a code, a row of a form
+        if sum(len(p) == 1 and p > "\x7f" for p in pieces) < JUSTIFIED_SINGLES * len(pieces):
+            continue  # words, digits or Latin: a sentence with spaces, a row of numbers, a code
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000\f"))
         last = m.start() + len(m.group().rstrip(" \t"))
         spans += [g.span() for g in _GAP.finditer(text, first, last)]
@@ -248,24 +246,37 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
 # poppler's pdftotext (its default mode, neither -layout nor -raw) writes the words of one printed
 # line that a gap wider than a character sets apart as blocks of their own, each with a blank line
 # after it: ``第一章　总　则`` comes out as ``第一章`` / ``总`` / ``则``, ``第一条　合伙目的`` as ``第一条`` /
-# ``合伙目的``. A bare structural label, a line of its own with one blank line after it, goes on into
-# the next line, and a letter-spaced title's single characters after it go on one into the next
-# (unless that line opens with a label of its own: ``第一章`` / ``第一条`` is a chapter and its article).
-_BARE_LABEL = re.compile(rf"[ \t\u3000]*第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*")
+# ``合伙目的``. A line that ends with a structural label (a bare ``第一章``, or a short heading glued to
+# its first article's label, ``总则第一条``), with one blank line after it, goes on into the next
+# line; so do the single characters of a letter-spaced title after one, one into the next (unless
+# the line opens with a label of its own: ``第一章`` / ``第一条`` is a chapter and its article).
+_LABEL_AT_END = re.compile(rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*$")
 _SINGLE_CJK = re.compile(r"[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*")
+BLOCK_HEADING_MAX = 20  # a line this long at most, with no sentence mark, may be a heading ending in a label
 
 
-def _split_blocks(read_lines: list[str], drop: set[int]) -> set[int]:
-    """Indexes of the lines that go on a bare label (or the letter-spaced title after one) across
-    the one blank line pdftotext wrote between the blocks of one printed line."""
+def _split_blocks(read_lines: list[str], drop: set[int]) -> tuple[set[int], set[int]]:
+    """The lines that go on a bare label (or the letter-spaced title after one) across the one
+    blank line pdftotext wrote between the blocks of one printed line, and the blank lines the
+    view leaves out: those between the blocks, and the one pdftotext wrote after the last block,
+    which no writer set there (the line was one line: ``第一编　总　则`` above ``第二编　…`` in a
+    table of contents, ``第一条　为了…`` above the line it wraps on to)."""
     joins: set[int] = set()
     for i in range(2, len(read_lines)):
         line, label = read_lines[i], read_lines[i - 2]
         if read_lines[i - 1].strip() or not line.strip() or {i, i - 1, i - 2} & drop or _OPENER.match(line):
             continue
-        if _BARE_LABEL.fullmatch(label) or (i - 2 in joins and _SINGLE_CJK.fullmatch(label) and _SINGLE_CJK.fullmatch(line)):
+        ends_with_label = (len(label.strip()) <= BLOCK_HEADING_MAX and not _SENTENCE_MARK.search(label)
+                           and bool(_LABEL_AT_END.search(label)))
+        if ends_with_label or (i - 2 in joins and _SINGLE_CJK.fullmatch(label) and _SINGLE_CJK.fullmatch(line)):
             joins.add(i)
-    return joins
+    blanks = {i - 1 for i in joins}
+    for i in joins:
+        after = i + 2
+        if after not in joins and after < len(read_lines) and not read_lines[i + 1].strip() \
+                and read_lines[after].strip() and not {i + 1, after} & drop:
+            blanks.add(i + 1)
+    return joins, blanks
 
 
 def _pipe_tables(text: str) -> list[list[re.Match]]:
@@ -554,7 +565,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             # after any full one is read as a possible opener (a heading, a numbered label) first.
             finished = [f or line.endswith(_CLOSING) for f, line in zip(finished, read_lines)]
             by_printed = True
-    block_joins = _split_blocks(read_lines, drop) if "\n\n" in text else set()
+    block_joins, block_blanks = _split_blocks(read_lines, drop) if "\n\n" in text else (set(), set())
     if not drop and width is None and not marks and not block_joins:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
@@ -571,7 +582,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
     prev_cut = prev_open = prev_columns = prev_field = False
     for i, (a, b) in enumerate(lines):
-        if i in drop or i + 1 in block_joins:  # the blank line between a label and its line's next block
+        if i in drop or i in block_blanks:  # a blank line between (or after) the blocks of one printed line
             continue
         if i in block_joins:
             runs[-1][1] = runs[-1][1] - 1  # the label's line break: its line goes on here
