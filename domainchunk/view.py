@@ -149,7 +149,9 @@ _GAP = re.compile(r"[ \u3000]")
 # set closer. A whole line of pieces one space apart, most of them single CJK characters or marks,
 # is such a line (no writer spaces a sentence so; a letter-spaced label at a line start is read
 # above); its gaps go. Table rules (| │) are no pieces of it.
-_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]+ ){7,}[^\s|│┃]+[ \t]*$")
+# (Its first pieces are short: a line of prose fails at its first characters, not at its end.)
+_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]{1,10} ){3}(?:[^\s|│┃]+ ){4,}[^\s|│┃]+[ \t]*$")
+_SPREAD_GLYPHS = re.compile(" [^\x00-\x7f] [^\x00-\x7f] ")  # two glyphs spread in a row: a text with none has no such line
 JUSTIFIED_SINGLES = 1 / 2  # of a spread line's pieces at least this share are single non-ASCII characters
 # pdftotext writes a page break as a form feed opening the next page's first line (and one after the
 # last page): no text, so the view leaves it out wherever it stands, and the line after it reads as
@@ -211,7 +213,7 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
     if "\f" in text:
         spans += [m.span() for m in _FORM_FEED.finditer(text)]
-    for m in _JUSTIFIED.finditer(text):
+    for m in _JUSTIFIED.finditer(text) if _SPREAD_GLYPHS.search(text) else ():
         pieces = m.group().split()
         if sum(len(p) == 1 and p > "\x7f" for p in pieces) < JUSTIFIED_SINGLES * len(pieces):
             continue  # words, digits or Latin: a sentence with spaces, a row of numbers, a code
@@ -253,6 +255,9 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
 _LABEL_AT_END = re.compile(rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*$")
 _SINGLE_CJK = re.compile(r"[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*")
 BLOCK_HEADING_MAX = 20  # a line this long at most, with no sentence mark, may be a heading ending in a label
+# Where such a label ends a line with one blank line after it: a text without one has no blocks to join.
+_LABEL_BEFORE_BLANK = re.compile(
+    rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*\n[ \t\u3000]*\n")
 
 
 def _split_blocks(read_lines: list[str], drop: set[int]) -> tuple[set[int], set[int]]:
@@ -565,7 +570,8 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             # after any full one is read as a possible opener (a heading, a numbered label) first.
             finished = [f or line.endswith(_CLOSING) for f, line in zip(finished, read_lines)]
             by_printed = True
-    block_joins, block_blanks = _split_blocks(read_lines, drop) if "\n\n" in text else (set(), set())
+    block_joins, block_blanks = (_split_blocks(read_lines, drop) if _LABEL_BEFORE_BLANK.search(text)
+                                 else (set(), set()))
     if not drop and width is None and not marks and not block_joins:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
