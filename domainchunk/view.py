@@ -406,6 +406,36 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     return out
 
 
+# Line numbers printed in a page's left margin (a court filing's, a word processor's line numbering):
+# pdftotext -layout writes each before its line, right-aligned in a column (`` 13   第一条 …``), or on
+# a line of its own where its baseline differs from the text's, and its default mode a page's numbers
+# as one block of lines. A text shows them when its first line is numbered 1 and most of its lines
+# are so numbered, each one more than the last (or 1 again, on a new page); the numbers and the gap
+# after them then go, and a line of a number alone goes whole, as a page number does.
+_LINE_NUMBER = re.compile(r"[ \t]{0,6}(\d{1,4})(?:[ \t]{2,}(?=\S)|[ \t]*$)")
+_FIRST_LINE_NUMBERED = re.compile(r"[\n \t]*1(?:[ \t]{2,}\S|[ \t]*\n)")
+LINE_NUMBERS_MIN = 10
+LINE_NUMBERS_SHARE = 0.5  # of the non-blank lines
+LINE_NUMBERS_IN_ORDER = 0.9  # of the numbers, each one more than the one before, or 1
+
+
+def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]]) -> tuple[set[int], list[tuple[int, int]]]:
+    """The lines that are a margin's line number alone, and the spans of the numbers (with the gap
+    after them) that open the other lines; none when the text shows no numbered margin."""
+    if not _FIRST_LINE_NUMBERED.match(text):
+        return set(), []
+    found = [(i, m) for i, line in enumerate(raw_lines) if (m := _LINE_NUMBER.match(line))]
+    numbers = [int(m.group(1)) for _, m in found]
+    in_order = sum(b in (a + 1, 1) for a, b in zip(numbers, numbers[1:]))
+    texts = sum(1 for line in raw_lines if line.strip())
+    if (len(found) < LINE_NUMBERS_MIN or len(found) < LINE_NUMBERS_SHARE * texts
+            or in_order < LINE_NUMBERS_IN_ORDER * (len(found) - 1)):
+        return set(), []
+    alone = {i for i, m in found if m.end() == len(raw_lines[i])}
+    spans = [(lines[i][0], lines[i][0] + m.end()) for i, m in found if i not in alone]
+    return alone, spans
+
+
 def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int]) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
@@ -530,9 +560,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     for line in raw_lines:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
-    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set())
+    numbered, numbers = _line_numbers(text, raw_lines, lines)
+    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set()) | numbered
     cells: list[int] = []
     marks = _marks(text, cells)
+    if numbers:
+        marks = sorted(set(marks) | set(numbers))
     if cells:
         chars = list(text)
         for p in cells:

@@ -547,3 +547,27 @@ def test_layout_indentation_takes_half_a_cell_a_space():
 
     assert _printed_width("   第12条") == 7 - (2 + 3) // 2  # pdftotext -layout's three spaces for a two-character indent
     assert _printed_width("第12条 ab") == 7 - 2  # a space inside the line is still a whole cell
+
+
+_NUMBERED = ["示范市示范区域管理条例", "第一章　总则", *_PRINTED_ARTICLES[:2], "第二章　管理", *_PRINTED_ARTICLES[2:],
+             *ARTICLES[5:], "第三章　附则", "第七条本条例自公布之日起施行。"]
+
+
+def test_a_margins_line_numbers_go_beside_their_lines_and_alone():
+    # pdftotext -layout writes a line-numbered printout's numbers right-aligned before each line,
+    # or on a line of their own where the number's baseline differs from the text's
+    beside = "\n".join(f"{n:>2}   {line}" for n, line in enumerate(_NUMBERED, 1)) + "\n"
+    alone = "\n".join(f"{n:>2}\n  {line}" for n, line in enumerate(_NUMBERED, 1)) + "\n"
+    for text in (beside, alone):
+        view = build_view(text).text
+        assert [line.strip() for line in view.splitlines()] == _NUMBERED
+    chunks = domainchunk.chunk(beside.encode(), name="示范.txt", max_chars=1000).records()
+    assert [c["path"] for c in chunks if c["path"]][:2] == [["第一章 总则", "第一条"], ["第一章 总则", "第二条"]]
+
+
+def test_numbered_rows_of_a_table_are_no_margin():
+    # a text whose first line is no 1, or whose numbers are few or out of order, keeps them
+    rows = "\n".join(f"{n}  项目{n}\t{n * 3}" for n in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144)) + "\n"
+    assert build_view(rows).text == rows
+    report = "检验报告\n" + "\n".join(f"{n}  项目{n}\t{n * 3}" for n in range(1, 12)) + "\n"
+    assert build_view(report).text == report
