@@ -150,7 +150,7 @@ _GAP = re.compile(r"[ \u3000]")
 # is such a line (no writer spaces a sentence so; a letter-spaced label at a line start is read
 # above); its gaps go. Table rules (| │) are no pieces of it.
 # (Its first pieces are short: a line of prose fails at its first characters, not at its end.)
-_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]{1,10} ){3}(?:[^\s|│┃]+ ){4,}[^\s|│┃]+[ \t]*$")
+_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]{1,24} ){3}(?:[^\s|│┃]+ ){4,}[^\s|│┃]+[ \t]*$")
 _SPREAD_GLYPHS = re.compile(" [^\x00-\x7f] [^\x00-\x7f] ")  # two glyphs spread in a row: a text with none has no such line
 JUSTIFIED_SINGLES = 1 / 2  # of a spread line's pieces at least this share are single non-ASCII characters
 # pdftotext writes a page break as a form feed opening the next page's first line (and one after the
