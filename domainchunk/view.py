@@ -36,7 +36,7 @@ from .numerals import CHINESE_NUMERAL
 
 # A page-number line: decorated digits (— 12 —, - 3 -), 第3页 共10页, 3/10, Page 3 of 10.
 _PAGE_NUMBER = re.compile(
-    r"(?m)^[ \t\u3000]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
+    r"(?m)^[ \t\u3000\f]*(?:[—–\-－~～]+[ \t\u3000]*\d{1,4}[ \t\u3000]*[—–\-－~～]+"
     r"|第[ \t\u3000]*\d{1,4}[ \t\u3000]*页(?:[ \t\u3000]*[,，/]?[ \t\u3000]*共[ \t\u3000]*\d{1,4}[ \t\u3000]*页)?"
     r"|共[ \t\u3000]*\d{1,4}[ \t\u3000]*页[ \t\u3000]*第[ \t\u3000]*\d{1,4}[ \t\u3000]*页"
     r"|\d{1,4}[ \t\u3000]*/[ \t\u3000]*\d{1,4}"
@@ -142,6 +142,21 @@ _LETTER_SPACED = re.compile(
     rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
 _GAP = re.compile(r"[ \u3000]")
+# A justified line's character spacing read as spaces: pdfminer, pypdf and poppler's -raw mode write
+# a space between two characters of a line the justification spread wherever the glyphs stand apart
+# by more than their gap threshold (截 至 本 裁 定 作 出 …, 合 同 。 2024 年 1 月, 本院认为 ，用 人 单 位依 据):
+# a run of digits or Latin letters, set tight in its own font, stays whole, and so do a few glyphs
+# set closer. A whole line of pieces one space apart, most of them single CJK characters or marks,
+# is such a line (no writer spaces a sentence so; a letter-spaced label at a line start is read
+# above); its gaps go. Table rules (| │) are no pieces of it.
+# (Its first pieces are short: a line of prose fails at its first characters, not at its end.)
+_JUSTIFIED = re.compile(r"(?m)^[ \t\u3000\f]*(?:[^\s|│┃]{1,24} ){3}(?:[^\s|│┃]+ ){4,}[^\s|│┃]+[ \t]*$")
+_SPREAD_GLYPHS = re.compile(" [^\x00-\x7f] [^\x00-\x7f] ")  # two glyphs spread in a row: a text with none has no such line
+JUSTIFIED_SINGLES = 1 / 2  # of a spread line's pieces at least this share are single non-ASCII characters
+# pdftotext writes a page break as a form feed opening the next page's first line (and one after the
+# last page): no text, so the view leaves it out wherever it stands, and the line after it reads as
+# any line does.
+_FORM_FEED = re.compile("\f")
 # Full-width ．：－／ between two digits: a decimal point, a time, a range or a date, never text.
 _NUMBER_PUNCT = re.compile(r"(?<=[0-9])[．：－／](?=[0-9])")
 # A full-width ｜ is a table's pipe as a 半角转全角 pass writes it (｜ 甲方：… ｜ 乙方：… ｜); no
@@ -196,7 +211,17 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         # the gaps between the characters, not the indentation before the first
         first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
-    return sorted(spans)
+    if "\f" in text:
+        spans += [m.span() for m in _FORM_FEED.finditer(text)]
+    for m in _JUSTIFIED.finditer(text) if _SPREAD_GLYPHS.search(text) else ():
+        pieces = m.group().split()
+        if sum(len(p) == 1 and p > "\x7f" for p in pieces) < JUSTIFIED_SINGLES * len(pieces):
+            continue  # words, digits or Latin: a sentence with spaces, a row of numbers, a code
+        first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000\f"))
+        last = m.start() + len(m.group().rstrip(" \t"))
+        spans += [g.span() for g in _GAP.finditer(text, first, last)]
+    # a gap two readings both leave out (a spaced heading that is a whole line) is one span
+    return sorted(set(spans))
 
 
 def _extractor_gaps(text: str) -> list[tuple[int, int]]:
@@ -218,6 +243,45 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
             found.update(g for g in (m.start("lead"), m.start("tail")) if g >= 0)
     # a lone space only: one of two or more is part of a column gap
     return [(a, a + 1) for a in sorted(found) if text[a - 1] != " " and text[a + 1 : a + 2] != " "]
+
+
+# poppler's pdftotext (its default mode, neither -layout nor -raw) writes the words of one printed
+# line that a gap wider than a character sets apart as blocks of their own, each with a blank line
+# after it: ``第一章　总　则`` comes out as ``第一章`` / ``总`` / ``则``, ``第一条　合伙目的`` as ``第一条`` /
+# ``合伙目的``. A line that ends with a structural label (a bare ``第一章``, or a short heading glued to
+# its first article's label, ``总则第一条``), with one blank line after it, goes on into the next
+# line; so do the single characters of a letter-spaced title after one, one into the next (unless
+# the line opens with a label of its own: ``第一章`` / ``第一条`` is a chapter and its article).
+_LABEL_AT_END = re.compile(rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*$")
+_SINGLE_CJK = re.compile(r"[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*")
+BLOCK_HEADING_MAX = 20  # a line this long at most, with no sentence mark, may be a heading ending in a label
+# Where such a label ends a line with one blank line after it: a text without one has no blocks to join.
+_LABEL_BEFORE_BLANK = re.compile(
+    rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*\n[ \t\u3000]*\n")
+
+
+def _split_blocks(read_lines: list[str], drop: set[int]) -> tuple[set[int], set[int]]:
+    """The lines that go on a bare label (or the letter-spaced title after one) across the one
+    blank line pdftotext wrote between the blocks of one printed line, and the blank lines the
+    view leaves out: those between the blocks, and the one pdftotext wrote after the last block,
+    which no writer set there (the line was one line: ``第一编　总　则`` above ``第二编　…`` in a
+    table of contents, ``第一条　为了…`` above the line it wraps on to)."""
+    joins: set[int] = set()
+    for i in range(2, len(read_lines)):
+        line, label = read_lines[i], read_lines[i - 2]
+        if read_lines[i - 1].strip() or not line.strip() or {i, i - 1, i - 2} & drop or _OPENER.match(line):
+            continue
+        ends_with_label = (len(label.strip()) <= BLOCK_HEADING_MAX and not _SENTENCE_MARK.search(label)
+                           and bool(_LABEL_AT_END.search(label)))
+        if ends_with_label or (i - 2 in joins and _SINGLE_CJK.fullmatch(label) and _SINGLE_CJK.fullmatch(line)):
+            joins.add(i)
+    blanks = {i - 1 for i in joins}
+    for i in joins:
+        after = i + 2
+        if after not in joins and after < len(read_lines) and not read_lines[i + 1].strip() \
+                and read_lines[after].strip() and not {i + 1, after} & drop:
+            blanks.add(i + 1)
+    return joins, blanks
 
 
 def _pipe_tables(text: str) -> list[list[re.Match]]:
@@ -342,6 +406,36 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
     return out
 
 
+# Line numbers printed in a page's left margin (a court filing's, a word processor's line numbering):
+# pdftotext -layout writes each before its line, right-aligned in a column (`` 13   第一条 …``), or on
+# a line of its own where its baseline differs from the text's, and its default mode a page's numbers
+# as one block of lines. A text shows them when its first line is numbered 1 and most of its lines
+# are so numbered, each one more than the last (or 1 again, on a new page); the numbers and the gap
+# after them then go, and a line of a number alone goes whole, as a page number does.
+_LINE_NUMBER = re.compile(r"[ \t]{0,6}(\d{1,4})(?:[ \t]{2,}(?=\S)|[ \t]*$)")
+_FIRST_LINE_NUMBERED = re.compile(r"[\n \t]*1(?:[ \t]{2,}\S|[ \t]*\n)")
+LINE_NUMBERS_MIN = 10
+LINE_NUMBERS_SHARE = 0.5  # of the non-blank lines
+LINE_NUMBERS_IN_ORDER = 0.9  # of the numbers, each one more than the one before, or 1
+
+
+def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]]) -> tuple[set[int], list[tuple[int, int]]]:
+    """The lines that are a margin's line number alone, and the spans of the numbers (with the gap
+    after them) that open the other lines; none when the text shows no numbered margin."""
+    if not _FIRST_LINE_NUMBERED.match(text):
+        return set(), []
+    found = [(i, m) for i, line in enumerate(raw_lines) if (m := _LINE_NUMBER.match(line))]
+    numbers = [int(m.group(1)) for _, m in found]
+    in_order = sum(b in (a + 1, 1) for a, b in zip(numbers, numbers[1:]))
+    texts = sum(1 for line in raw_lines if line.strip())
+    if (len(found) < LINE_NUMBERS_MIN or len(found) < LINE_NUMBERS_SHARE * texts
+            or in_order < LINE_NUMBERS_IN_ORDER * (len(found) - 1)):
+        return set(), []
+    alone = {i for i, m in found if m.end() == len(raw_lines[i])}
+    spans = [(lines[i][0], lines[i][0] + m.end()) for i, m in found if i not in alone]
+    return alone, spans
+
+
 def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int]) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
@@ -394,8 +488,11 @@ _NOT_HALF_WIDTH = bytes(range(0x21)) + b"\x7f"  # the ASCII bytes outside _HALF_
 
 def _printed_width(line: str) -> int:
     """The printed width of ``line`` in CJK cells: an ASCII character takes half a cell (counted
-    as the line's ASCII bytes less spaces and controls, in C rather than a match per character)."""
-    return len(line) - len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) // 2
+    as the line's ASCII bytes less spaces and controls, in C rather than a match per character),
+    and so does a space of the indentation: pdftotext -layout indents a line with spaces on its
+    character grid, about two for a CJK cell (three for a paragraph's two-character indent)."""
+    indent = len(line) - len(line.lstrip(" "))
+    return len(line) - (len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) + indent) // 2
 
 
 def _tolerance(width: int) -> int:
@@ -463,9 +560,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     for line in raw_lines:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
-    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set())
+    numbered, numbers = _line_numbers(text, raw_lines, lines)
+    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set()) | numbered
     cells: list[int] = []
     marks = _marks(text, cells)
+    if numbers:
+        marks = sorted(set(marks) | set(numbers))
     if cells:
         chars = list(text)
         for p in cells:
@@ -503,7 +603,9 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             # after any full one is read as a possible opener (a heading, a numbered label) first.
             finished = [f or line.endswith(_CLOSING) for f, line in zip(finished, read_lines)]
             by_printed = True
-    if not drop and width is None and not marks:
+    block_joins, block_blanks = (_split_blocks(read_lines, drop) if _LABEL_BEFORE_BLANK.search(text)
+                                 else (set(), set()))
+    if not drop and width is None and not marks and not block_joins:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
@@ -519,7 +621,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
     prev_cut = prev_open = prev_columns = prev_field = False
     for i, (a, b) in enumerate(lines):
-        if i in drop:
+        if i in drop or i in block_blanks:  # a blank line between (or after) the blocks of one printed line
+            continue
+        if i in block_joins:
+            runs[-1][1] = runs[-1][1] - 1  # the label's line break: its line goes on here
+            runs.append([a, b + 1])
+            prev_cut = prev_open = prev_columns = prev_field = False
             continue
         line = read_lines[i]
         stripped = line.strip()

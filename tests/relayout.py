@@ -410,6 +410,62 @@ def flat_headings(text: str) -> str:
     return "\n".join(_MARKDOWN_HEADING.sub(lambda m: "# " + m.group(2), line) for line in _lines(text))
 
 
+def form_feeds(text: str) -> str:
+    """Hard-wrapped, with a form feed opening the first line of every PAGE_LINES-line page and one
+    after the last, as poppler's pdftotext (every mode) and pdfminer mark a page break: the break
+    falls wherever the page ends, inside a paragraph as often as between two (a form feed is white
+    space to the scorer, so no anchor is lost)."""
+    lines = _lines(wrapped(text))
+    return "\n".join(("\f" + line) if n and n % PAGE_LINES == 0 else line for n, line in enumerate(lines)) + "\n\f"
+
+
+JUSTIFY_EVERY = 4  # of the cut lines without digits or Latin letters, every fourth is spread
+_SPREAD_PIECE = re.compile(r"[!-~]+|\S")  # a run of ASCII stays whole: it is set tight in its own font
+_HALF_WIDTH_CHAR = re.compile(r"[0-9A-Za-z]")
+
+
+def justified_spaces(text: str) -> str:
+    """Hard-wrapped, and some cut lines written with a space between every two characters, as
+    pdfminer, pypdf and pdftotext -raw read a line the justification spread (截 至 本 裁 定 …): its
+    glyphs stand apart by more than the extractor's word gap. A run of digits or Latin letters stays
+    whole. Justification spreads a line most when it holds half-width characters (it holds fewer
+    characters), so every cut line that holds one is spread, and every JUSTIFY_EVERY-th other one.
+    A paragraph's last line is not justified, so a line shorter than the width stays, and neither
+    is a line with gaps of its own (fields side by side, a table row, a heading): it is no run of
+    prose."""
+    out, plain = [], 0  # plain: the cut lines without half-width characters so far
+    for line in _lines(wrapped(text)):
+        if len(line) == WRAP and not line.startswith("#") and not _INLINE_SPACE.search(line):
+            half_width = bool(_HALF_WIDTH_CHAR.search(line))
+            if half_width or plain % JUSTIFY_EVERY == 0:
+                line = " ".join(_SPREAD_PIECE.findall(line))
+            plain += not half_width
+        out.append(line)
+    return "\n".join(out)
+
+
+# The gap pdftotext's default mode cuts a printed line at: an ideographic space or two spaces and more.
+_WIDE_GAP = re.compile(r"\u3000+| {2,}")
+
+
+def pdftotext_blocks(text: str) -> str:
+    """Every line with a wide gap in it (after its indentation) written as the blocks the gap sets
+    apart, each with a blank line after it, as poppler's pdftotext in its default mode (neither
+    -layout nor -raw) reads a printed line: ``第一章　总　则`` comes out as ``第一章`` / ``总`` / ``则``,
+    ``第一条　为了…`` as ``第一条`` / ``为了…``, ``姓名：某甲　　性别：男`` as its two fields. Table rows (tabs)
+    and Markdown headings stay: a table is ruled cells, not gaps, and a heading's marks are no print."""
+    out: list[str] = []
+    blank_due = False  # the last line was cut into blocks: a blank line follows it
+    for line in _lines(text):
+        if blank_due and line.strip():
+            out.append("")
+        body = line.lstrip(" \t\u3000")
+        blocks = [b for b in _WIDE_GAP.split(body) if b]
+        blank_due = not ("\t" in line or line.startswith("#") or len(blocks) < 2)
+        out.append("\n\n".join(blocks) if blank_due else line)
+    return "\n".join(out)
+
+
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
 _TEXT = (".txt", ".md")
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
@@ -435,6 +491,9 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "md_flat_heads": (flat_headings, (".md",)),
     "dblank_wrap36": (double_blank_wrapped, _TEXT),
     "punct_wrap36": (punct_spaces_wrapped, _TEXT),
+    "formfeed_wrap36": (form_feeds, _TEXT),
+    "justified_wrap36": (justified_spaces, _TEXT),
+    "pdftotext_blocks": (pdftotext_blocks, _TEXT),
 }
 
 

@@ -38,6 +38,9 @@ from relayout import (
     no_spaces_wrapped,
     page_furniture,
     flat_headings,
+    form_feeds,
+    justified_spaces,
+    pdftotext_blocks,
     punct_spaces,
     relaid_name,
     running_title,
@@ -140,6 +143,30 @@ def test_punct_spaces_space_full_width_marks_and_latin_runs_among_cjk():
 def test_flat_headings_put_every_markdown_heading_at_one_depth():
     text = "# 示范条例\n## 第一章 总则\n### 第一节 一般规定\n第一条 示范。\n"
     assert flat_headings(text) == "# 示范条例\n# 第一章 总则\n# 第一节 一般规定\n第一条 示范。\n"
+
+
+def test_form_feeds_open_every_page_of_the_wrapped_text_and_end_the_last():
+    out = form_feeds(SAMPLE)
+    lines = out.split("\n")
+    assert lines[-1] == "\f" and "\f" not in lines[0]
+    assert [n for n, line in enumerate(lines[:-1]) if "\f" in line] == list(range(PAGE_LINES, len(lines) - 1, PAGE_LINES))
+    assert out.replace("\f", "")[:-1] == wrapped(SAMPLE)
+
+
+def test_justified_spaces_spread_full_lines_of_prose_digit_runs_whole():
+    text = "第一条　为了规范管理，制定本条例。\n" + "甲" * 35 + "1234" + "乙" * 40 + "\n项目\t结果\t" + "丙" * 40 + "\n"
+    out = justified_spaces(text).split("\n")
+    assert out[0] == "第一条　为了规范管理，制定本条例。"  # short of the width: a paragraph's last line
+    assert out[1] == " ".join("甲" * 35) + " 1"  # holds a digit: spread, the cut digit run whole
+    assert out[2].startswith("234 乙 乙") and len(out[2].split()) == 34
+    assert "\t" in out[4] and " " not in out[4]  # a table row is no prose
+    assert squash(justified_spaces(text)) == squash(text)
+
+
+def test_pdftotext_blocks_cut_a_line_at_its_wide_gaps_a_blank_line_after_it():
+    text = "# 示范条例\n第一章　总　则\n第一条　为了规范管理。\n第二条 本条例适用于本市。\n项目\t结果\n姓名：某甲  性别：男\n"
+    assert pdftotext_blocks(text) == ("# 示范条例\n第一章\n\n总\n\n则\n\n第一条\n\n为了规范管理。\n\n"
+                                      "第二条 本条例适用于本市。\n项目\t结果\n姓名：某甲\n\n性别：男\n")
 
 
 def test_invisible_chars_are_what_the_reader_takes_out_again():

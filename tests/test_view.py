@@ -1,6 +1,8 @@
 """The engine's tolerant view: page furniture out, hard wraps joined, offsets mapped back."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import domainchunk
@@ -488,3 +490,84 @@ def test_an_article_cited_on_at_a_line_start_opens_no_paragraph():
     assert not opens_paragraph("第十条、第十二条和第十五条的规定")
     for heading in ("第一条　为了规范示范管理，制定本条例。", "第二十条之一　示范条文。", "第三章　法律责任", "第二款"):
         assert opens_paragraph(heading), heading
+
+
+def test_a_form_feed_opening_a_page_is_read_past():
+    # pdftotext and pdfminer open every page with a form feed, and end the last with one
+    text = "示范条例\n第一条 为了规范管理，制定本条例。\n第二条 本条例适用于本市。\n\f第 2 页\n\f第三条 本条例自公布之日起施行。\n\f"
+    view = build_view(text)
+    assert "\f" not in view.text and "第 2 页" not in view.text
+    assert view.text.count("\n第三条 本条例") == 1
+    chunks = domainchunk.chunk(text.encode(), name="示范.txt", max_chars=1000).records()
+    assert [c["path"][-1] for c in chunks if c["path"]] == ["第一条", "第二条", "第三条"]
+
+
+_SPREAD_PARAGRAPH = ("第一条为了规范示范区域的管理工作，根据2024年第3号文件和第12号决定的规定，结合本市实际情况，"
+                     "制定本条例。示范区域的管理机构应当依照本条例的规定履行职责，并接受社会各界的监督。")
+
+
+def test_a_justified_lines_character_spacing_goes_and_its_wrap_joins():
+    # pdfminer and pypdf write a space between the glyphs of a line the justification spread; a digit
+    # run stays whole, and a few glyphs set closer stay together (位依)
+    lines = [_SPREAD_PARAGRAPH[i : i + WIDTH] for i in range(0, len(_SPREAD_PARAGRAPH), WIDTH)]
+    # every other full line spread (a paragraph's last line is not justified), the first with 位依-style pairs
+    spread = [" ".join(lines[0][:4]) + " " + lines[0][4:6] + " " + " ".join(lines[0][6:]),
+              *(" ".join(re.findall(r"[0-9]+|\S", line)) if n % 2 == 0 and len(line) == WIDTH else line
+                for n, line in enumerate(lines[1:]))]
+    assert spread[1] != lines[1] and spread[2] == lines[2]
+    text = "示范条例\n" + "\n".join(spread * 2) + "\n"
+    assert build_view(text).text == "示范条例\n" + "".join(lines) + "\n" + "".join(lines) + "\n"
+
+
+def test_spaced_words_numbers_and_table_rules_are_no_justified_line():
+    for line in ("WBC 5.2 RBC 4.1 HGB 135 PLT 210 HCT 0.41", "10 20 30 40 50 60 70 80 90",
+                 "│ │ │ │ │ │ │ │ │ │", "甲方 乙方 丙方 丁方 戊方 己方 庚方 辛方"):
+        assert build_view(line + "\n").text == line + "\n", line
+
+
+def test_pdftotexts_blocks_of_a_heading_line_join_and_an_opener_stays_apart():
+    # pdftotext's default mode writes a printed line's gap-separated words as blocks, a blank line after each
+    text = ("示范条例\n\n第一章\n\n总\n\n则\n\n第一条\n\n为了规范管理，制定本条例。\n\n"
+            "第二章\n\n第二条　本条例适用于本市。\n\n第三章\n\n附则第三条\n\n本条例自公布之日起施行。\n")
+    view = build_view(text).text
+    assert view == ("示范条例\n\n第一章总则\n第一条为了规范管理，制定本条例。\n第二章\n\n第二条　本条例适用于本市。\n\n"
+                    "第三章附则第三条本条例自公布之日起施行。\n")
+    chunks = domainchunk.chunk(text.encode(), name="示范.txt", max_chars=1000).records()
+    assert [c["path"] for c in chunks if c["path"]][:2] == [["第一章总则", "第一条"], ["第二章", "第二条"]]
+
+
+def test_a_sentence_ending_in_a_cited_article_goes_on_past_no_blank_line():
+    # only a short line with no sentence mark may be a heading that ends in a label
+    text = "第一条　违反规定的，依照本条例第十条\n\n处罚。\n"
+    assert build_view(text).identity
+
+
+def test_layout_indentation_takes_half_a_cell_a_space():
+    from domainchunk.view import _printed_width
+
+    assert _printed_width("   第12条") == 7 - (2 + 3) // 2  # pdftotext -layout's three spaces for a two-character indent
+    assert _printed_width("第12条 ab") == 7 - 2  # a space inside the line is still a whole cell
+
+
+_NUMBERED = ["示范市示范区域管理条例", "第一章　总则", *_PRINTED_ARTICLES[:2], "第二章　管理", *_PRINTED_ARTICLES[2:],
+             *ARTICLES[5:], "第三章　附则", "第七条本条例自公布之日起施行。"]
+
+
+def test_a_margins_line_numbers_go_beside_their_lines_and_alone():
+    # pdftotext -layout writes a line-numbered printout's numbers right-aligned before each line,
+    # or on a line of their own where the number's baseline differs from the text's
+    beside = "\n".join(f"{n:>2}   {line}" for n, line in enumerate(_NUMBERED, 1)) + "\n"
+    alone = "\n".join(f"{n:>2}\n  {line}" for n, line in enumerate(_NUMBERED, 1)) + "\n"
+    for text in (beside, alone):
+        view = build_view(text).text
+        assert [line.strip() for line in view.splitlines()] == _NUMBERED
+    chunks = domainchunk.chunk(beside.encode(), name="示范.txt", max_chars=1000).records()
+    assert [c["path"] for c in chunks if c["path"]][:2] == [["第一章 总则", "第一条"], ["第一章 总则", "第二条"]]
+
+
+def test_numbered_rows_of_a_table_are_no_margin():
+    # a text whose first line is no 1, or whose numbers are few or out of order, keeps them
+    rows = "\n".join(f"{n}  项目{n}\t{n * 3}" for n in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144)) + "\n"
+    assert build_view(rows).text == rows
+    report = "检验报告\n" + "\n".join(f"{n}  项目{n}\t{n * 3}" for n in range(1, 12)) + "\n"
+    assert build_view(report).text == report
