@@ -13,9 +13,17 @@ from functools import lru_cache
 
 import regex
 
-# CJK Radicals Supplement characters that NFKC leaves alone but PDF producers emit
-# for ordinary characters (⺠ for 民 …).
-_RADICAL_SUPPLEMENT = dict(zip("⺠⻔⻓⻩⻢⻋⻅⻜⻝⻛⻚⻘⻉⻬⻰⻳⻥⻦⺟⺩⻄⻆⻨⻮⻯", "民门长黄马车见飞食风页青贝齐龙龟鱼鸟母王西角麦韦韩"))
+# CJK Radicals Supplement characters that NFKC leaves alone but PDF producers emit for ordinary
+# characters (⺠ for 民 …): a producer that writes a font's ToUnicode map back from its cmap (Qt,
+# and so wkhtmltopdf) maps a glyph the font draws for a radical and an ideograph alike to the
+# radical. Each is the ideograph Noto Sans and Serif CJK SC draw with the same glyph (read from
+# their cmaps), and ⺩ 王, ⻄ 西 as other fonts share them.
+_RADICAL_SUPPLEMENT = dict(zip(
+    "⺂⺃⺅⺉⺋⺎⺏⺐⺒⺓⺔⺕⺖⺘⺙⺛⺞⺟⺠⺡⺣⺤⺦⺨⺫⺭⺯⺰⺱⺲⺳⺹⺺⺾⻁⻂⻃⻅⻆⻈⻉⻋⻌⻐⻑⻒⻓⻔⻖⻘⻙⻚⻛⻜⻝⻟⻠⻢⻣⻤⻥⻦⻧⻨⻩⻪⻫⻬⻮⻯⻰⻱⻲⻳⺩⻄",
+    "乛乚亻刂㔾兀尣尢巳幺彑彐忄扌攵旡歺母民氵灬爫丬犭罒礻糹纟罓罒㓁耂肀艹虎衤覀见角讠贝车辶钅長镸长门阝青韦页风飞食飠饣马骨鬼鱼鸟卤麦黄黾斉齐齿竜龙龜亀龟王西"))
+# A Kangxi radical is its compatibility decomposition (NFKC), except that a simplified-Chinese
+# font draws ⼾ as 户 (NFKC gives the traditional 戶).
+_KANGXI_SIMPLIFIED = {"⼾": "户"}
 
 
 def _needs_nfkc(cp: int) -> bool:
@@ -39,6 +47,7 @@ def _table() -> dict[int, str]:
             mapped = unicodedata.normalize("NFKC", chr(cp))
             if len(mapped) == 1 and mapped != chr(cp):
                 table[cp] = mapped
+    table.update({ord(k): v for k, v in _KANGXI_SIMPLIFIED.items()})
     return table
 
 

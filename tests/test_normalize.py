@@ -59,3 +59,10 @@ def test_double_spacing_is_undone_and_single_blank_lines_between_paragraphs_stay
     touching = doubled.replace("第二段\n\n", "第二段\n")
     assert undouble(touching) == touching
     assert text_document(touching.replace("\n", "\r\n"), "x.txt").text == touching
+
+
+def test_radicals_read_as_the_simplified_ideographs_a_font_draws_with_them():
+    """Qt (wkhtmltopdf) maps a glyph shared by a radical and an ideograph to the radical: the
+    ideograph is what was typed. ⻮ was read 韦 and ⻯ 韩 before; ⻣ and ⺅ not at all; ⼾ as 戶."""
+    assert normalize_text("⻮科⻣折⺅⼾籍⻯") == "齿科骨折亻户籍竜"
+    assert normalize_text("⼈⺠法院⺩某⻄药") == "人民法院王某西药"
