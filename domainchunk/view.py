@@ -163,8 +163,12 @@ _NUMBER_PUNCT = re.compile(r"(?<=[0-9])[．：－／](?=[0-9])")
 # Chinese text uses it otherwise, so the view reads every one as |.
 _FULLWIDTH_PIPE = re.compile("｜")
 _TO_ASCII = str.maketrans("．：－／｜", ".:-/|")
-_PIPE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
-_PIPE_RULE = re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*")
+# A pipe row, cut over several lines where a hard wrap fell inside a cell: until the line that
+# ends it with a pipe (or is that pipe alone), no line of it opens with a pipe and a cell.
+_PIPE_ROW = re.compile(r"(?m)^[ \t\u3000]*\|[^\n]*(?:\n(?![ \t\u3000]*\|[ \t]*[^\s|])[^\n]*){0,20}?\|[ \t]*$")
+# (its dashes full-width too, and the line indented, where a 半角转全角 pass or an indenting
+# word processor went over the table)
+_PIPE_RULE = re.compile(r"[ \t\u3000]*\|(?:[ \t]*[:：]?(?:-{3,}|－{3,})[:：]?[ \t]*\|)+[ \t]*")
 _PIPE = re.compile(r"\|")
 
 
@@ -181,7 +185,7 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
             spans += [m.span(1), m.span(2)]
     if "<" in text:
         spans += [m.span() for m in _BREAK_TAG.finditer(text)]
-    if "|" in text and "---" in text:
+    if "|" in text and ("---" in text or "－－－" in text):
         for block in _pipe_tables(text):
             if not any(_PIPE_RULE.fullmatch(m.group()) for m in block):
                 continue  # rows with no rule stay as written
@@ -297,7 +301,7 @@ def _pipe_tables(text: str) -> list[list[re.Match]]:
 
 def _pipe_rules(raw_lines: list[str]) -> set[int]:
     """Indexes of a Markdown table's ``| --- | --- |`` rule lines."""
-    return {i for i, line in enumerate(raw_lines) if "---" in line and _PIPE_RULE.fullmatch(line)}
+    return {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -571,3 +571,19 @@ def test_numbered_rows_of_a_table_are_no_margin():
     assert build_view(rows).text == rows
     report = "检验报告\n" + "\n".join(f"{n}  项目{n}\t{n * 3}" for n in range(1, 12)) + "\n"
     assert build_view(report).text == report
+
+
+def test_a_pipe_table_hard_wrapped_or_full_width_is_still_read_as_its_rows():
+    """A Markdown table whose long cells a hard wrap cut over several lines, or whose pipes and
+    rule a 半角转全角 pass turned full-width (｜ －－－ ｜), or indented: each row reads as one
+    tab-separated row, not as text that ends the table and keeps its pipes."""
+    rows = ["| 项目 | 内容 |", "| --- | --- |", "| 主诉 | 反复咳嗽、咳痰10年，加重伴气促3天 |",
+            "| 现病史 | 患者10年前开始每逢冬春季节出现咳嗽、咳白色泡沫痰，每年持续3个月以上。 |"]
+    want = "项目\t内容\n主诉\t反复咳嗽、咳痰10年，加重伴气促3天\n现病史\t患者10年前开始每逢冬春季节出现咳嗽、咳白色泡沫痰，每年持续3个月以上。"
+    cut = "\n".join(rows[:3] + ["| 现病史 | 患者10年前开始每逢冬春季节出现咳", "嗽、咳白色泡沫痰，每年持续3个月以上。", "|"])
+    full = "\n".join(r.replace("|", "｜").replace("-", "－") for r in rows)
+    indented = "\n".join("\u3000\u3000" + r for r in rows)
+    for text in (cut, full, indented):
+        view = build_view(text)
+        assert "|" not in view.text and "｜" not in view.text, text
+        assert view.text.replace("咳\n嗽", "咳嗽").strip() == want, view.text
