@@ -515,6 +515,10 @@ def _opens(line: str, width: int) -> bool:
     starts a paragraph of its own rather than continuing the one cut there."""
     if _OPENER.match(line) or _FIELD.match(line):
         return True
+    # A Chinese paragraph's first line is indented two ideographic spaces (首行缩进); a hard wrap's
+    # continuation starts at the margin.
+    if line.startswith("\u3000"):
+        return True
     return len(line.strip()) < width and not _SENTENCE_MARK.search(line)
 
 

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 import domainchunk
 from domainchunk.view import build_view
 from relayout import _printed_lines
+
+ROOT = Path(__file__).resolve().parents[1]
 
 WIDTH = 24
 
@@ -587,3 +590,18 @@ def test_a_pipe_table_hard_wrapped_or_full_width_is_still_read_as_its_rows():
         view = build_view(text)
         assert "|" not in view.text and "｜" not in view.text, text
         assert view.text.replace("咳\n嗽", "咳嗽").strip() == want, view.text
+
+
+def test_an_indented_line_after_a_full_line_that_ended_a_sentence_opens_a_paragraph():
+    """A 款 that ended with 。 right at the wrap width, and the next 款 indented two ideographic
+    spaces (首行缩进): the view ran them into one paragraph, and the article counted one 款 less."""
+    from relayout import wrapped
+
+    text = (ROOT / "corpora" / "statute_江临市共享单车停放管理办法_政府令.txt").read_text(encoding="utf-8")
+
+    def paragraphs(t: str) -> list:
+        return [c.metadata.get("paragraphs") for c in domainchunk.chunk(t, max_chars=1000).chunks]
+
+    relaid = wrapped(text)
+    assert "监督管理工作。\n\u3000\u3000城市管理" in relaid  # the case: a full line, then an indented one
+    assert paragraphs(relaid) == paragraphs(text)
