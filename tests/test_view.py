@@ -605,3 +605,12 @@ def test_an_indented_line_after_a_full_line_that_ended_a_sentence_opens_a_paragr
     relaid = wrapped(text)
     assert "监督管理工作。\n\u3000\u3000城市管理" in relaid  # the case: a full line, then an indented one
     assert paragraphs(relaid) == paragraphs(text)
+
+
+def test_full_width_markdown_bold_reads_as_bold():
+    """After a 半角转全角 pass, **1. 定义** reads ＊＊1. 定义＊＊: an online agreement whose clause
+    headings open with bold found 0 of 10 clauses (legal10b)."""
+    text = "示范平台用户服务协议\n\n＊＊1. 定义＊＊\n本协议中的平台是指示范公司运营的网站。\n\n＊＊2. 账号注册＊＊\n用户应当提供真实信息。\n"
+    view = build_view(text)
+    assert "＊" not in view.text
+    assert [c.path for c in domainchunk.chunk(text, doc_type="contract", max_chars=1000).chunks] == [[], ["1."], ["2."]]
