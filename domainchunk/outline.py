@@ -1344,6 +1344,42 @@ def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:
     return reads_as_heading(between) and not any(c in between for c in "：:")
 
 
+_NUMBER_ONLY = 8  # characters of a heading line that can hold its number and nothing else (第一百二十章)
+
+
+def _titles_below(text: str, view: View, heads: list[Heading]) -> list[Heading]:
+    """A heading whose line holds its number alone, with its title on the one line below it and the
+    next boundary right under that (``第一章`` / ``总则`` / ``第一条``, as a PDF sets a chapter's number
+    and title on two centred lines), is one heading of both lines: ``第一章 总则``. The title line
+    may be one a level takes on its own (``附则``): a heading without a number, then, is the title."""
+    out: list[Heading] = []
+    skip = -1
+    for i, h in enumerate(heads):
+        if i == skip:
+            continue
+        line = text[h.content : h.end].strip()
+        if h.level.role == "heading" and h.num is not None and len(line) <= _NUMBER_ONLY and h.label == _collapse(line):
+            nxt = heads[i + 1] if i + 1 < len(heads) else None
+            # the title: the line between, or a numberless heading that is that line, with a boundary under it
+            titled = nxt
+            if nxt is not None and nxt.num is None and nxt.level.role == "heading" and not _seen_between(text, view, h.end, nxt.start).strip():
+                titled = heads[i + 2] if i + 2 < len(heads) else None
+                skip = i + 1
+            if titled is not None and titled.start > h.end:
+                title = _seen_between(text, view, h.end, titled.start).strip()
+                if title and "\n" not in title and len(title) <= HEADING_MAX and reads_as_heading(title) \
+                        and not any(c in title for c in "：:"):
+                    end = h.end + len(text[h.end : titled.start].rstrip())
+                    h = Heading(h.level, h.start, h.content, end, f"{h.label} {_collapse(title)}", h.num,
+                                h.variant, h.variant_known, h.glued)
+                else:
+                    skip = -1
+            else:
+                skip = -1
+        out.append(h)
+    return out
+
+
 def warm_patterns(registry: Iterable[RuleFile]) -> None:
     """Compile every level's line and combined patterns now (a fork server does it once for all
     workers). The stdlib scans are left to be built where they pay (:func:`_scan_when_it_pays`)."""
@@ -1419,6 +1455,7 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
         else:
             structural.append(h)
 
+    structural = _titles_below(text, view, structural)
     depths = _markdown_depths(doc)
     if depths:
         claimed = {h.start for h in heads}

@@ -289,3 +289,13 @@ def test_paragraphs_and_citations_of_a_hard_wrapped_article_are_those_as_written
     assert as_written[0][1] == [1, 2] and as_written[0][2][0]["article"] == 23
     assert len(wrapped(text).splitlines()) == len(text.splitlines()) + 12, "the wrap cuts every paragraph"
     assert read(wrapped(text)) == as_written
+
+
+def test_a_chapter_number_alone_takes_its_title_from_the_line_below():
+    """第一章 / 总则 on two lines (a PDF's two centred lines), 附则 too, which a level takes on its
+    own: the chapter is one heading, 第一章 总则, not a lone chunk with path 第一章."""
+    text = ("示范停车设施管理条例\n\n第一章\n总则\n\n第一条\n为了加强停车设施管理，制定本条例。\n\n"
+            "第二条\n本条例适用于本市。\n\n第二章\n附则\n\n第三条\n本条例自公布之日起施行。\n")
+    result = domainchunk.chunk(text, max_chars=1000)
+    assert [c.path for c in result.chunks] == [[], ["第一章 总则", "第一条"], ["第一章 总则", "第二条"], ["第二章 附则", "第三条"]]
+    assert result.chunks[1].text.startswith("第一章\n总则\n\n第一条")
