@@ -1357,7 +1357,7 @@ def _titles_below(text: str, view: View, heads: list[Heading]) -> list[Heading]:
     for i, h in enumerate(heads):
         if i == skip:
             continue
-        line = text[h.content : h.end].strip()
+        line = _seen_between(text, view, h.content, h.end).strip()  # as the rules read it: **第一章** is 第一章
         if h.level.role == "heading" and h.num is not None and len(line) <= _NUMBER_ONLY and h.label == _collapse(line):
             nxt = heads[i + 1] if i + 1 < len(heads) else None
             # the title: the line between, or a numberless heading that is that line, with a boundary under it
