@@ -1353,30 +1353,25 @@ def _titles_below(text: str, view: View, heads: list[Heading]) -> list[Heading]:
     and title on two centred lines), is one heading of both lines: ``第一章 总则``. The title line
     may be one a level takes on its own (``附则``): a heading without a number, then, is the title."""
     out: list[Heading] = []
-    skip = -1
-    for i, h in enumerate(heads):
-        if i == skip:
-            continue
-        line = _seen_between(text, view, h.content, h.end).strip()  # as the rules read it: **第一章** is 第一章
-        if h.level.role == "heading" and h.num is not None and len(line) <= _NUMBER_ONLY and h.label == _collapse(line):
+    i = 0
+    while i < len(heads):
+        h, step = heads[i], 1
+        if h.level.role == "heading" and h.num is not None:
+            line = _seen_between(text, view, h.content, h.end).strip()  # as the rules read it: **第一章** is 第一章
             nxt = heads[i + 1] if i + 1 < len(heads) else None
-            # the title: the line between, or a numberless heading that is that line, with a boundary under it
-            titled = nxt
-            if nxt is not None and nxt.num is None and nxt.level.role == "heading" and not _seen_between(text, view, h.end, nxt.start).strip():
-                titled = heads[i + 2] if i + 2 < len(heads) else None
-                skip = i + 1
-            if titled is not None and titled.start > h.end:
-                title = _seen_between(text, view, h.end, titled.start).strip()
-                if title and "\n" not in title and len(title) <= HEADING_MAX and reads_as_heading(title) \
-                        and not any(c in title for c in "：:"):
-                    end = h.end + len(text[h.end : titled.start].rstrip())
+            title_heading = (nxt is not None and nxt.num is None and nxt.level.role == "heading"
+                             and not _seen_between(text, view, h.end, nxt.start).strip())
+            below = (heads[i + 2] if i + 2 < len(heads) else None) if title_heading else nxt
+            if len(line) <= _NUMBER_ONLY and h.label == _collapse(line) and below is not None and below.start > h.end:
+                title = _seen_between(text, view, h.end, below.start).strip()
+                if (title and "\n" not in title and len(title) <= HEADING_MAX and reads_as_heading(title)
+                        and not any(c in title for c in "：:")):
+                    end = h.end + len(text[h.end : below.start].rstrip())
                     h = Heading(h.level, h.start, h.content, end, f"{h.label} {_collapse(title)}", h.num,
                                 h.variant, h.variant_known, h.glued)
-                else:
-                    skip = -1
-            else:
-                skip = -1
+                    step = 2 if title_heading else 1
         out.append(h)
+        i += step
     return out
 
 

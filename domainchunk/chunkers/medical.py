@@ -19,6 +19,7 @@ from ..models import Document
 from ..outline import Heading, Outline, Section, _same_offset
 from ..phi import field_labels
 from ..rulefile import RuleFile
+from . import per_rule_file
 from .lab import text_results
 
 # A day is never followed by a time's colon: in a date glued to its time (2023-3-29:15, spaces
@@ -31,16 +32,19 @@ _TITLE_DATE = regex.compile(r"[ \t\u3000]*\n[ \t\u3000]*(?P<date>" + _DATE + ")"
 
 # The vocabularies (header labels, date labels, record titles) are the rule file's `fields:` and
 # `terms:`; these compile them once per distinct vocabulary.
-@lru_cache(maxsize=8)
-def _header_regex(labels: str, fields: str) -> regex.Pattern:
-    """A header field and its value. A value ends where the next field's label and colon begin,
+@per_rule_file
+def _header_regex(rules: RuleFile) -> regex.Pattern:
+    """A header field and its value. A value ends where the next field's label and colon begin
+    (every label a header line may hold: the file's own fields', the record date's and masking's),
     so that a header whose spaces were lost (性别：男年龄：46岁) still reads field by field; a key
     then stands right after such a value, where otherwise a Han character before it means a
     longer word (病床号, 入院科室)."""
-    label_colon = rf"(?:{fields})(?:名称)?[ \t\u3000]*[:：]"
+    own = rules.vocabulary_pattern("fields.header")
+    labels = f"{own}|{rules.vocabulary_pattern('fields.record_date')}|{field_labels(rules)}"
+    label_colon = rf"(?:{labels})(?:名称)?[ \t\u3000]*[:：]"
     value = r"[^\s:：，,;；]"
     return regex.compile(
-        rf"(?:(?<!\p{{Han}})|(?<={label_colon}[ \t\u3000]*{value}{{1,30}}))(?P<key>{labels})(?:名称)?[ \t\u3000]*[:：]"
+        rf"(?:(?<!\p{{Han}})|(?<={label_colon}[ \t\u3000]*{value}{{1,30}}))(?P<key>{own})(?:名称)?[ \t\u3000]*[:：]"
         rf"[ \t\u3000]*(?P<value>(?:(?!{label_colon}){value})+)"
     )
 
@@ -75,10 +79,7 @@ def _canonical(outline: Outline, label: str) -> str:
 def _header_fields(rules: RuleFile, text: str) -> dict[str, str]:
     """The header fields of a record by metadata key (性别: 男), the first value of each."""
     fields: dict[str, str] = {}
-    # Every label a header line may hold: its own fields', the record date's and masking's.
-    own = rules.vocabulary_pattern("fields.header")
-    labels = f"{own}|{rules.vocabulary_pattern('fields.record_date')}|{field_labels(rules)}"
-    for m in _header_regex(own, labels).finditer(text):
+    for m in _header_regex(rules).finditer(text):
         key = rules.field_key("header", m.group("key")) or m.group("key")
         fields.setdefault(key, m.group("value"))
     return fields
@@ -94,8 +95,8 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     # Read where the rules read: a value that a hard wrap cut (住院号：Z2⏎406112) is whole there.
     read, at = outline.as_read()
-    first = at(outline.sections[1].start) if len(outline.sections) > 1 else len(read)
-    head = read[: max(first, min(len(read), 300))]
+    first = outline.sections[1].start if len(outline.sections) > 1 else None  # where the record's body begins
+    head = read[: max(len(read) if first is None else at(first), min(len(read), 300))]
     if m := _plain_regex(rules.vocabulary_pattern("terms.record_title")).search(head[:300]):
         meta["record_type"] = rules.term("record_title", m.group()) or m.group()
     fields = _header_fields(rules, read)
@@ -107,8 +108,7 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
         meta["department"] = dept
     # A date label opens its line: on the text as written first, as the view may have run a full
     # header line on into it (… 职业：公司职员⏎入院时间：…).
-    as_written = doc.text[: max(outline.sections[1].start if len(outline.sections) > 1 else len(doc.text),
-                                min(len(doc.text), 300))]
+    as_written = doc.text[: max(len(doc.text) if first is None else first, min(len(doc.text), 300))]
     if date := _record_date_at(rules, as_written) or _record_date_at(rules, head):
         meta["record_date"] = date.group("date")
     return meta
