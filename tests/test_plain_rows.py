@@ -82,3 +82,16 @@ def test_articles_count_their_paragraphs_and_cite_only_where_an_article_is_named
     assert by_article[2]["paragraphs"] == [1, 2]  # the items （一）（二） open no 款
     assert [c["article"] for c in by_article[2]["citations"]] == [1, 2]
     assert "citations" not in by_article[3]
+
+
+def test_header_fields_tried_where_a_label_begins_match_the_pattern_searched_everywhere():
+    from domainchunk.chunkers import medical
+
+    rules = load_rules()["medical_record"]
+    texts = ["姓名：张三  性别：男  年龄：46岁  科室：心内科  床号：12",
+             "性别：男年龄：46岁病床号：3床号：7",  # glued values; a label inside a longer word
+             "入院科室：外科\n科 室 ：内科\n住院号：Z2\n406112\n门诊号：",
+             "性别性别：女　年龄：：30　年龄：30"]
+    for text in texts:
+        expected = [m.span() for m in medical._header_regex(rules).finditer(text)]
+        assert expected and [m.span() for m in medical._header_matches(rules, text)] == expected, text
