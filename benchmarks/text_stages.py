@@ -13,8 +13,16 @@ per type, new processes alternately follow the policy and buy at once (the stdli
 each timing its first ``--calls`` chunk calls in CPU time after loading the rules; once with
 an empty store (the scan compiled) and once with the scans an earlier process stored (read).
 
+``--against ROOT`` compares this tree with another checkout of domainchunk (``main``'s, for a
+change's before and after): per type, new processes of the two alternate round by round (which
+goes first alternates too), each timing ``--calls`` chunk calls after ``--warm`` in CPU time,
+uninstrumented (the stage timers cost a microsecond or two a call, which per chunk is much of
+what is measured); the table gives each side's median CPU ms a call (min–max) and the median of
+the rounds' ratios, theirs over ours (> 1: this tree is the faster).
+
     python benchmarks/text_stages.py [--types lab_report,medical_record] [--calls 10] [--warm 3]
     python benchmarks/text_stages.py --fresh [--rounds 3] [--calls 3] [--chars 2000]
+    python benchmarks/text_stages.py --against /work/main [--python /work/main/.venv/bin/python] [--rounds 5]
 """
 from __future__ import annotations
 
@@ -30,7 +38,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE)]
+# A --timed child of --against imports the domainchunk of the tree it is timing, not this one's.
+_TREE = Path(sys.argv[sys.argv.index("--root") + 1]) if "--root" in sys.argv[:-1] else HERE.parent
+sys.path[:0] = [str(_TREE), str(HERE)]
 
 import domainchunk  # noqa: E402
 from domainchunk import chunker, outline, pipeline  # noqa: E402
@@ -110,6 +120,43 @@ def fresh_table(types: list[str], rounds: int, calls: int, chars: int | None) ->
                       f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |", flush=True)
 
 
+def _timed_calls(doc_type: str, calls: int, warm: int) -> None:
+    """(In a new process, on the domainchunk its ``sys.path`` finds first) print the CPU ms a
+    call of ``chunk_text`` on the type's text takes, uninstrumented, after ``warm`` calls."""
+    text = typed_texts()[doc_type]
+    for _ in range(warm):
+        domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+    began = time.process_time()
+    for _ in range(calls):
+        domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+    print((time.process_time() - began) / calls * 1e3)
+
+
+def _side(root: Path, python: str, doc_type: str, calls: int, warm: int) -> float:
+    """The CPU ms a call in a new process whose domainchunk is ``root``'s."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([python, __file__, "--timed", doc_type, "--calls", str(calls), "--warm", str(warm),
+                          "--root", str(root)], env=env, capture_output=True, text=True, check=True).stdout
+    return float(out.split()[-1])
+
+
+def against_table(types: list[str], root: Path, python: str, rounds: int, calls: int, warm: int) -> None:
+    ours_root = HERE.parent
+    print(f"| type | this tree ms/call | {root} ms/call | theirs / ours |")
+    print("|---|---|---|---|")
+    for doc_type in types:
+        ours: list[float] = []
+        theirs: list[float] = []
+        for k in range(rounds):
+            order = [(ours_root, sys.executable, ours), (root, python, theirs)]
+            for tree, exe, into in (order if k % 2 == 0 else order[::-1]):
+                into.append(_side(tree, exe, doc_type, calls, warm))
+        ratios = [t / o for o, t in zip(ours, theirs)]
+        print(f"| {doc_type} | {statistics.median(ours):.1f} ({min(ours):.1f}–{max(ours):.1f}) | "
+              f"{statistics.median(theirs):.1f} ({min(theirs):.1f}–{max(theirs):.1f}) | "
+              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--types", default="statute,contract,judgment,lab_report,medical_record")
@@ -118,10 +165,19 @@ def main() -> None:
     ap.add_argument("--fresh", action="store_true", help="what a new process pays, renting or buying the scan")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--chars", type=int, help="with --fresh: each type's text cut to its first CHARS characters")
+    ap.add_argument("--against", type=Path, help="another checkout of domainchunk: its ms a call beside this tree's")
+    ap.add_argument("--python", default=sys.executable, help="with --against: the interpreter to run it with")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--timed", help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         return _first_calls(*args.child, args.calls, args.chars)
+    if args.timed:
+        return _timed_calls(args.timed, args.calls, args.warm)
+    if args.against:
+        return against_table(args.types.split(","), args.against.resolve(), args.python, args.rounds, args.calls,
+                             args.warm)
     if args.fresh:
         return fresh_table(args.types.split(","), args.rounds, args.calls, args.chars)
     for module, name, stage in STAGES:

@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from .fallback import split_span
-from .models import Chunk, Document, Row, page_lookup, trusted
+from .models import Chunk, Document, Row, chunk_of_row, chunk_row, page_lookup
 from .errors import RuleError
 from .outline import LOOKAHEAD, Outline, Section, build_outline, reads_as_heading
 from .packing import overlap_pieces
@@ -92,7 +92,7 @@ def chunk_rows(doc: Document, outline: Outline, rules: RuleFile, max_chars: int,
         doc.metadata.update(doc_meta)
         doc.title = doc.title or doc_meta.get("title")
     chunk_meta = getattr(hooks, "chunk_metadata", None) if hooks else None
-    text = doc.text
+    text, doc_type, source = doc.text, rules.doc_type, doc.source
     pages_of = page_lookup(doc.pages)
     rows: list[Row] = []
     for sec in outline.sections:
@@ -110,19 +110,9 @@ def chunk_rows(doc: Document, outline: Outline, rules: RuleFile, max_chars: int,
                 meta.update(part=part, parts=len(pieces), unit_kind=sec.kind)
             if chunk_meta:
                 meta.update(chunk_meta(doc, outline, sec, a, b) or {})
-            rows.append({
-                "index": len(rows),
-                "text": text[a:b],
-                "start": a,
-                "end": b,
-                "path": list(sec.path),
-                "kind": sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
-                "doc_type": rules.doc_type,
-                "pages": pages_of(a, b),
-                "rule": rule,
-                "source": doc.source,
-                "metadata": meta,
-            })
+            rows.append(chunk_row(len(rows), text[a:b], a, b, list(sec.path),
+                                  sec.kind if len(pieces) == 1 else ("part-of-unit" if sec.unit else sec.kind),
+                                  doc_type, pages_of(a, b), rule, source, meta))
     return rows
 
 
@@ -141,4 +131,4 @@ def chunk_with_rules(doc: Document, rules: RuleFile, max_chars: int | None = Non
                      overlap: int = 0) -> tuple[Outline, list[Chunk]]:
     """The outline and its chunks as models, without ids or links (the pipeline links rows instead)."""
     outline, rows = rows_with_rules(doc, rules, max_chars, size, overlap)
-    return outline, [trusted(Chunk, row) for row in rows]
+    return outline, [chunk_of_row(row) for row in rows]

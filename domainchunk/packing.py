@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .errors import UsageError
-from .models import Chunk, Document, Row, page_lookup, trusted
+from .models import Chunk, Document, Row, chunk_of_row, page_lookup, trusted
 from .rulefile import RuleFile
 
 SizeFn = Callable[[str], int]
@@ -412,14 +412,18 @@ def _row(chunk: Chunk) -> Row:
     return {k: v for k, v in chunk.__dict__.items() if k in chunk.__pydantic_fields_set__}
 
 
-def _built(rows: list[Row]) -> list[Chunk]:
+def _built(rows: list[Row], build: Callable[[Row], Chunk]) -> list[Chunk]:
     """One model per row, the rows consumed (the list is left empty): each row's dict goes as its
     model is built, so the two are never all alive at once (a long statute's peak memory)."""
     rows.reverse()
     chunks: list[Chunk] = []
     while rows:
-        chunks.append(trusted(Chunk, rows.pop()))
+        chunks.append(build(rows.pop()))
     return chunks
+
+
+def _trusted_chunk(row: Row) -> Chunk:
+    return trusted(Chunk, row)
 
 
 def finish(doc: Document, rows: list[Row], *, fingerprint: str, max_chars: int, size: SizeFn | None = None,
@@ -431,9 +435,11 @@ def finish(doc: Document, rows: list[Row], *, fingerprint: str, max_chars: int, 
     ``context_text``'s.
     """
     link_chunks(doc, rows, fingerprint, size, None if pack else doc.title)
+    build = chunk_of_row  # the chunker's rows hold every field in order
     if pack:
-        packed = pack_chunks(doc, _built(rows), max_chars, size, fingerprint, context_fit)
+        packed = pack_chunks(doc, _built(rows, build), max_chars, size, fingerprint, context_fit)
         rows = [{**_row(c), "prev_id": None, "next_id": None} for c in packed]  # the chain is made again
         link_chunks(doc, rows, fingerprint, size, doc.title)
+        build = _trusted_chunk  # a pack's fields, or a unit's given ones
     records = parent_records(doc, rows, fingerprint, size, texts=parents, title=doc.title)
-    return _built(rows), records if parents else []
+    return _built(rows, build), records if parents else []

@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Any
 
 import regex
 
+from ..citations import _CORE as CITED_ARTICLE  # what every citation holds: where one may be
 from ..citations import find_citations
 from ..models import Document
 from ..outline import Outline, Section
@@ -26,21 +28,54 @@ def _title_regex(suffixes: str) -> regex.Pattern:
         regex.MULTILINE,
     )
 
-# The standard re module: this runs once or twice per article, where regex's per-call cost shows.
+# The standard re module: one pass over a document's whole text (see _Read).
 _PARAGRAPH_START = re.compile(r"\n[ \t\u3000]*\n?[ \t\u3000]*(?![（(][一二三四五六七八九十]+[）)]|\d+[.．、]|\s)")
-_PEEK = 16  # how far the item test of a paragraph start looks past its newline
 
 
-def _paragraph_starts(text: str, start: int, end: int) -> int:
-    """Paragraph starts (款) whose newline lies in ``[start, end)``.
+class _Read:
+    """What every article's metadata reads, found once per outline by whole-text passes and
+    bucketed by offset: the text as the rules read it, the paragraph starts (款) in it, and where
+    an article is cited (第…条, which every citation holds). Per chunk these were two searches
+    for paragraph starts and a citation search on its span, most finding nothing (seven articles
+    in eight of the shared statutes cite none); now a chunk counts its 款 and learns whether it
+    can cite anything by binary search. (A per-span search also stopped 16 characters past the
+    span, where a paragraph opening with a longer item number than that could count as a 款; the
+    whole text has no such edge.)"""
 
-    The item test looks past the newline, so the search may not stop at ``end``:
-    a piece that opens with （七） would otherwise count as a new paragraph.
-    """
-    # Every paragraph start is a newline in the span: nearly half of a law's pieces hold none.
-    if text.find("\n", start, end) < 0:
-        return 0
-    return sum(1 for m in _PARAGRAPH_START.finditer(text, start, min(len(text), end + _PEEK)) if m.start() < end)
+    __slots__ = ("outline", "text", "at", "paragraphs", "core_starts", "core_ends", "self_names")
+
+    def __init__(self, outline: Outline) -> None:
+        self.outline = outline
+        self.text, self.at = outline.as_read()
+        # A paragraph start is a newline and the blank space after it, so no two overlap and the
+        # pass from the text's start finds the ones a pass from any line end would.
+        self.paragraphs = [m.start() for m in _PARAGRAPH_START.finditer(self.text)]
+        # 第…条 cannot overlap itself (第 is no numeral), so these are all its occurrences.
+        cores = [m.span() for m in CITED_ARTICLE.finditer(self.text)]
+        self.core_starts = [a for a, _ in cores]
+        self.core_ends = [b for _, b in cores]
+        self.self_names = outline.rules.vocabulary_pattern("terms.self_name")
+
+    def paragraph_starts(self, start: int, end: int) -> int:
+        """Paragraph starts whose newline lies in ``[start, end)`` of the read text."""
+        return bisect_left(self.paragraphs, end) - bisect_left(self.paragraphs, start)
+
+    def may_cite(self, start: int, end: int) -> bool:
+        """Some 第…条 lies wholly in ``[start, end)``."""
+        k = bisect_left(self.core_starts, start)
+        return k < len(self.core_starts) and self.core_ends[k] <= end
+
+
+# The last outline read: each chunk of it asks. Read into a local and replaced whole, so a thread
+# chunking another document never hands this one the other's offsets.
+_LAST: list[_Read | None] = [None]
+
+
+def _read(outline: Outline) -> _Read:
+    known = _LAST[0]
+    if known is None or known.outline is not outline:
+        known = _LAST[0] = _Read(outline)
+    return known
 
 
 def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
@@ -68,13 +103,14 @@ def chunk_metadata(doc: Document, outline: Outline, sec: Section, start: int, en
             meta["article_sub"] = unit.num[1]
     # 款 are the article's paragraphs: count paragraph starts from the article's first line, on
     # the text as the rules read it (a hard-wrapped paragraph's line breaks start no 款 there).
-    text, at = outline.as_read()
-    first = 1 if start <= unit.end else 1 + _paragraph_starts(text, at(unit.end), at(start))
-    last = first + _paragraph_starts(text, at(max(start, unit.end)), at(end))
+    read = _read(outline)
+    at = read.at
+    first = 1 if start <= unit.end else 1 + read.paragraph_starts(at(unit.end), at(start))
+    last = first + read.paragraph_starts(at(max(start, unit.end)), at(end))
     meta["paragraphs"] = [first, last]
-    body_from = max(start, unit.content + len(unit.label))
-    cites = find_citations(text, doc.metadata.get("title"), outline.rules.vocabulary_pattern("terms.self_name"),
-                           start=at(body_from), end=at(end))
-    if cites:
-        meta["citations"] = cites
+    body_from, body_to = at(max(start, unit.content + len(unit.label))), at(end)
+    if read.may_cite(body_from, body_to):
+        cites = find_citations(read.text, doc.metadata.get("title"), read.self_names, start=body_from, end=body_to)
+        if cites:
+            meta["citations"] = cites
     return meta
