@@ -21,7 +21,7 @@ _ARTICLE = f"第(?P<art>{_N})条(?:之(?P<sub>[{CHINESE_NUMERAL}]+))?(?:第(?P<p
 # Every citation holds an article, 第…条: the standard re module finds those fast, and the
 # citation pattern is tried only where one may begin (its optional law, 本法 and separator
 # make it try, and fail, at every character of the text otherwise).
-_CORE = re.compile(f"第{_N}条")
+ARTICLE_CITED = re.compile(f"第{_N}条")
 _LAW_REACH = 86  # 《, a law's name of up to 80 characters, 》 and a two-character separator, with room
 
 
@@ -56,7 +56,7 @@ def _citation_matches(rx: regex.Pattern, text: str, start: int, end: int) -> Ite
     ``pos`` is the leftmost from the earliest of those, and the characters before are skipped.
     """
     pos = start
-    while core := _CORE.search(text, pos, end):
+    while core := ARTICLE_CITED.search(text, pos, end):
         q = core.start()
         line = max(pos, text.rfind("\n", pos, q) + 1)
         first = max(line, q - 2)

@@ -13,7 +13,7 @@ from typing import Any
 
 import regex
 
-from ..citations import _CORE as CITED_ARTICLE  # what every citation holds: where one may be
+from ..citations import ARTICLE_CITED  # what every citation holds: where one may be
 from ..citations import find_citations
 from ..models import Document
 from ..outline import Outline, Section
@@ -51,7 +51,7 @@ class _Read:
         # pass from the text's start finds the ones a pass from any line end would.
         self.paragraphs = [m.start() for m in _PARAGRAPH_START.finditer(self.text)]
         # 第…条 cannot overlap itself (第 is no numeral), so these are all its occurrences.
-        cores = [m.span() for m in CITED_ARTICLE.finditer(self.text)]
+        cores = [m.span() for m in ARTICLE_CITED.finditer(self.text)]
         self.core_starts = [a for a, _ in cores]
         self.core_ends = [b for _, b in cores]
         self.self_names = outline.rules.vocabulary_pattern("terms.self_name")
