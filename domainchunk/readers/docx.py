@@ -56,7 +56,9 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-W_VANISH, W_DEL = qn("w:vanish"), qn("w:del")
+W_VANISH, W_DEL, W_MOVE_FROM, W_TRPR = qn("w:vanish"), qn("w:del"), qn("w:moveFrom"), qn("w:trPr")
+# A paragraph mark or table row so marked is gone in tracked changes: deleted, or moved away.
+_REMOVED = (W_DEL, W_MOVE_FROM)
 _OFF = ("0", "false", "off")
 W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc", "w:altChunk", "r:id"))
 # Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
@@ -556,8 +558,10 @@ class _Reader:
         ppr = _props(_child(p, W_PPR))
         style_id = _val(ppr, "w:pStyle") or self.default_style
         mark = ppr.get(W_RPR)  # the paragraph mark's run properties
-        if mark is not None and _child(mark, W_DEL) is not None and not self._paragraph_text(p, style_id).flat().strip():
-            return  # deleted whole in tracked changes, its mark too: Word shows neither it, its number nor an empty line
+        if _removed(mark) and not self._paragraph_text(p, style_id).flat().strip():
+            # deleted whole in tracked changes, or moved elsewhere (its text is at the new place),
+            # its mark too: Word shows neither it, its number nor an empty line, nor counts it
+            return
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
         label = self._numbering_label(ppr, style_id)
@@ -623,6 +627,8 @@ class _Reader:
         its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
         rows: list[list] = []
         for tr in _unwrapped(tbl, W_TR):
+            if _removed(_child(tr, W_TRPR)):  # a row deleted (or moved away) in tracked changes
+                continue
             cells = list(_unwrapped(tr, W_TC))
             if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
                 self._rows(rows)
@@ -650,7 +656,7 @@ class _Reader:
                 grouped = grouped or (continuation and not row and len(rows) > header_rows)
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
-            if _is_on(_props(_child(tr, qn("w:trPr"))), "w:tblHeader") and len(rows) == header_rows:
+            if _is_on(_props(_child(tr, W_TRPR)), "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
         if header_rows:  # Word repeats a header row on every page itself: a copy in the body is a printout's page break
@@ -691,6 +697,12 @@ class _Reader:
                 self.alt_chunk(child)
 
 
+def _removed(properties) -> bool:
+    """A paragraph mark's or a row's properties (``None`` when absent) mark it deleted or moved
+    away in tracked changes."""
+    return properties is not None and any(child.tag in _REMOVED for child in properties)
+
+
 def _wrapped(wrapper):
     """What a content control (its w:sdtContent) or a custom XML element holds."""
     if wrapper.tag == W_SDT:
@@ -727,7 +739,25 @@ _PARSER = etree.XMLParser(remove_blank_text=True, resolve_entities=False)  # pyt
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _CT = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 _RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-_WML_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+# A main part Word opens as a document: a document, a template (.dotx), either with macros
+# (.docm, .dotm); their body is the same WordprocessingML.
+_WML_MAINS = frozenset((
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+    "application/vnd.ms-word.document.macroEnabled.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+))
+# Strict Open XML (ISO/IEC 29500 Strict, Word's "Strict Open XML Document"): the same elements
+# and relationships as the transitional files the reader walks, under other namespace names.
+# Its parts are read with the names turned transitional (no other namespace the reader asks for
+# differs), and its relationship types looked up under the strict name.
+_STRICT_NAMES = (
+    (b"http://purl.oclc.org/ooxml/wordprocessingml/main", _W.encode()),
+    (b"http://purl.oclc.org/ooxml/officeDocument/relationships", _NAMESPACES["r"].encode()),
+)
+_STRICT_RT = "http://purl.oclc.org/ooxml/officeDocument/relationships/"
+# An OpenDocument file (LibreOffice's .odt, .ott …) names its kind in a first member "mimetype".
+_ODF_MIMETYPE = b"application/vnd.oasis.opendocument."
 
 
 class _Package:
@@ -737,6 +767,15 @@ class _Package:
         self.archive, self.source = archive, source
         self.names = set(archive.namelist())
         self._relations: dict[str, dict[str, str]] = {}
+        self.strict = False  # set when the package's relationships are Strict Open XML's
+
+    def read_xml_bytes(self, partname: str) -> bytes:
+        """A part's XML, a Strict part's namespace names turned transitional."""
+        data = self.read(partname)
+        if self.strict:
+            for strict, transitional in _STRICT_NAMES:
+                data = data.replace(strict, transitional)
+        return data
 
     def read(self, partname: str) -> bytes:
         member = partname.lstrip("/")
@@ -745,7 +784,7 @@ class _Package:
         return self.archive.read(member)
 
     def xml(self, partname: str):
-        return etree.fromstring(self.read(partname), _PARSER)
+        return etree.fromstring(self.read_xml_bytes(partname), _PARSER)
 
     def related(self, partname: str, kind: str) -> str | None:
         """The part that ``partname`` ("/" for the package) relates to as ``kind``, if any."""
@@ -754,13 +793,17 @@ class _Package:
             rels = posixpath.join(base, "_rels", f"{name}.rels")
             found: dict[str, str] = {}
             if rels.lstrip("/") in self.names:
-                for rel in self.xml(rels).iterchildren(_REL):
+                for rel in etree.fromstring(self.read(rels), _PARSER).iterchildren(_REL):
                     if rel.get("TargetMode") != "External":  # the first of a type is the one used
                         target = posixpath.abspath(posixpath.join(base, rel.get("Target", "")))
                         found.setdefault(rel.get("Type", ""), target)
                         found.setdefault(rel.get("Id", ""), target)  # ids (rId3) never look like a type's URI
             self._relations[partname] = found
-        return self._relations[partname].get(_RT + kind)
+        relations = self._relations[partname]
+        if kind and _RT + kind not in relations and _STRICT_RT + kind in relations:
+            self.strict = True
+            return relations[_STRICT_RT + kind]
+        return relations.get(_RT + kind)
 
     def target(self, partname: str, rel_id: str) -> str | None:
         """The part ``partname``'s relationship ``rel_id`` points to, if any."""
@@ -810,7 +853,7 @@ def _without_table_styles(xml: bytes) -> bytes:
 
 
 def _styles_xml(package: _Package, partname: str):
-    data = package.read(partname)
+    data = package.read_xml_bytes(partname)
     trimmed = _without_table_styles(data)
     if trimmed is not data:
         try:
@@ -838,6 +881,9 @@ def _open_package(data: bytes, source: str):
         raise ReadError(source, "not a DOCX file: corrupt or not a zip archive") from None
     check_archive(archive, source)
     names = archive.namelist()
+    if "mimetype" in names and (kind := archive.read("mimetype")[:100].strip()).startswith(_ODF_MIMETYPE):
+        raise ReadError(source, f"OpenDocument file ({kind.decode('ascii', 'replace')}), not DOCX: "
+                                "save it as .docx first (LibreOffice: soffice --convert-to docx)")
     if "word/document.xml" not in names and not any(n.endswith("document.xml") and n.startswith("word/") for n in names):
         raise ReadError(source, "not a DOCX file: the zip has no word/document.xml")
     package = _Package(archive, source)
@@ -845,7 +891,7 @@ def _open_package(data: bytes, source: str):
         main = package.related("/", "officeDocument")
         if main is None:
             raise ReadError(source, "corrupt DOCX: the package names no main document")
-        if (kind := package.content_type(main)) != _WML_MAIN:
+        if (kind := package.content_type(main)) not in _WML_MAINS:
             raise ReadError(source, f"not a Word document: its main part is {kind or 'of no declared type'}")
         body = _child(package.xml(main), qn("w:body"))
         styles_part = package.related(main, "styles")
