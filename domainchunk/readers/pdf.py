@@ -114,6 +114,10 @@ EDGE_TOLERANCE = 1.0
 # page's claimed margin by more than EDGE_PASS characters shows it is no margin but rows that
 # happen to end together (a short last page, a run of same-length rows).
 EDGE_PASS = 2.0
+# Punctuation a CJK layout lets hang past the right margin, and how many lines must end in
+# other characters for them alone to place the margin.
+_HANGING = regex.compile(r"[，。、；：！？,.][）)」』”’\"']*$")
+EDGE_SAMPLE = 6
 
 _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
@@ -1020,7 +1024,7 @@ def _right_edge(lines: list[Line]) -> float | None:
     as the longest line of a page of rows did not reach a margin and wrap.
     """
     ends = _ends(lines)
-    if len(ends) < 6:
+    if len(ends) < EDGE_SAMPLE:
         return None
     edge = ends[max(2, len(ends) // 10) - 1]
     tolerance = _tolerance(lines)
@@ -1031,8 +1035,13 @@ def _right_edge(lines: list[Line]) -> float | None:
 
 def _ends(lines: list[Line]) -> list[float]:
     # A heading is set larger, often centred or indented, and may run past the body's margin
-    # (a long title at 14 pt): the body's lines alone say where the text wraps.
-    return sorted((line.x1 for line in lines if len(line.text) >= 4 and line.heading_level is None), reverse=True)
+    # (a long title at 14 pt): the body's lines alone say where the text wraps. A line ending in
+    # punctuation may hang it past the margin (Word's and LibreOffice's Asian typography); where
+    # enough lines end otherwise, they alone say where the margin is, as the lines that hang
+    # would set it a character too far right when they are more than a tenth of a page.
+    body = [line for line in lines if len(line.text) >= 4 and line.heading_level is None]
+    unhung = [line for line in body if not _HANGING.search(line.text)]
+    return sorted((line.x1 for line in (unhung if len(unhung) >= EDGE_SAMPLE else body)), reverse=True)
 
 
 def _tolerance(lines: list[Line]) -> float:
