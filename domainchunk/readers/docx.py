@@ -66,11 +66,27 @@ W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc"
 _TABS = frozenset(map(qn, ("w:tab", "w:ptab")))
 _WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
 # Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
-# the old place of moved text: Word shows both struck through).
-_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom")))
+# the old place of moved text: Word shows both struck through; a ruby's phonetic guide, set small
+# above its base text, which is read).
+_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom", "w:rt")))
 # A run's children that may hold a text box: a drawing, a VML picture, or both as alternatives.
 _MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
+W_SYM, W_FONT, W_CHAR, W_RSTYLE = map(qn, ("w:sym", "w:font", "w:char", "w:rStyle"))
+# A symbol inserted from a symbol font (Insert > Symbol: ``w:sym``) is a code in the font's own
+# encoding (Word writes it F000 + the byte); the check boxes and marks forms are ticked with, and
+# the Symbol font's Greek and signs (γ-GT, μmol/L, ±, ≥), as Unicode publishes those fonts'
+# glyphs. A symbol of any other font is its Unicode code point; one of these fonts not listed
+# here is left out, as before.
+_SYMBOL_FONTS: dict[str, dict[int, str]] = {
+    "wingdings": {0x6E: "\u25a0", 0x6F: "\u25a1", 0xA8: "\u25fb", 0xFB: "\u2717", 0xFC: "\u2713", 0xFD: "\u2612", 0xFE: "\u2611"},
+    "wingdings 2": {0x4F: "\u2717", 0x50: "\u2713", 0x52: "\u2611", 0x53: "\u2612", 0x54: "\u2612", 0xA3: "\u25a1"},
+    "symbol": {
+        **dict(zip(range(0x41, 0x5B), "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ")),
+        **dict(zip(range(0x61, 0x7B), "αβχδεφγηιϕκλμνοπθρστυϖωξψζ")),
+        0xA3: "≤", 0xB0: "°", 0xB1: "±", 0xB3: "≥", 0xB4: "×", 0xB8: "÷", 0xB9: "≠", 0xBB: "≈", 0xAE: "→",
+    },
+}
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _NEUTRAL = "：:　 "  # characters that neither make nor break a bold line
 _MARKS = regex.compile(r"^#+ ")
@@ -340,6 +356,7 @@ class StyleInfo:
     num_id: str | None = None
     ilvl: int | None = None
     bold: bool | None = None
+    hidden: bool | None = None  # Font > Hidden (w:vanish) set on the style
 
 
 class _Styles:
@@ -352,6 +369,8 @@ class _Styles:
     def __init__(self, root) -> None:
         self.elements = {style.get(qn("w:styleId")): style for style in root.iterchildren(qn("w:style"))}
         self._read: dict[str, StyleInfo] = {}
+        # whether any style hides its text: only then is a run's or paragraph's style asked
+        self.any_hidden = next(root.iter(W_VANISH), None) is not None
         self.inherited: dict[tuple[str | None, str], Any] = {}  # see _inherited
 
     def __contains__(self, style_id: object) -> bool:
@@ -380,7 +399,8 @@ def _style_info(element) -> StyleInfo:
         outline=int(outline) if outline is not None else None,
         num_id=_val(numpr, "w:numId"),
         ilvl=int(ilvl) if ilvl is not None else None,
-        bold=_is_on(_props(style.get(W_RPR)), "w:b"),
+        bold=_is_on(rpr := _props(style.get(W_RPR)), "w:b"),
+        hidden=_is_on(rpr, "w:vanish"),
     )
 
 
@@ -451,6 +471,18 @@ class _Paragraph:
         return " ".join(" ".join(pieces) for pieces in self.lines)
 
 
+def _symbol(sym) -> str:
+    """The character a ``w:sym`` shows (see ``_SYMBOL_FONTS``), or "" when it is not known."""
+    try:
+        code = int(sym.get(W_CHAR, ""), 16)
+    except ValueError:
+        return ""
+    font = _SYMBOL_FONTS.get((sym.get(W_FONT) or "").strip().lower())
+    if font is not None:
+        return font.get(code & 0xFF if code >= 0xF000 else code, "")
+    return "" if 0xE000 <= code <= 0xF8FF else chr(code)  # a private-use code means nothing without its font
+
+
 def _box_contents(shape) -> list:
     """The text boxes' contents under a drawing, picture or alternate content, each once."""
     if shape.tag == _MC_ALTERNATE:
@@ -492,8 +524,21 @@ class _Reader:
         styled = _inherited(self.styles, _val(props, "w:rStyle"), "bold")
         return styled if styled is not None else paragraph_bold
 
+    def _hidden(self, rpr, paragraph_hidden: bool) -> bool:
+        """Whether a run with properties ``rpr`` is hidden text: set on the run, else by its
+        character style, else by the paragraph's style (``paragraph_hidden``)."""
+        direct = _child(rpr, W_VANISH)
+        if direct is not None:
+            return direct.get(W_VAL, "true") not in _OFF
+        if not self.styles.any_hidden:
+            return False
+        character = _child(rpr, W_RSTYLE)
+        styled = _inherited(self.styles, character.get(W_VAL), "hidden") if character is not None else None
+        return styled if styled is not None else paragraph_hidden
+
     def _paragraph_text(self, p, style_id: str | None) -> _Paragraph:
         paragraph_bold = bool(_inherited(self.styles, style_id, "bold"))
+        paragraph_hidden = self.styles.any_hidden and bool(_inherited(self.styles, style_id, "hidden"))
         pieces = [""]
         lines = [pieces]
         boxes: list = []
@@ -501,6 +546,8 @@ class _Reader:
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
+            if paragraph_hidden and (not len(run) or run[0].tag != W_RPR):  # w:rPr comes first where present
+                continue  # a hidden style's run with no properties of its own
             rpr = None  # the run's properties, met in the same pass as its text
             counted = 0  # characters that make or break a bold line
             for child in run:
@@ -510,8 +557,7 @@ class _Reader:
                 elif tag == W_RPR:
                     if rpr is None:
                         rpr = child
-                        hidden = _child(child, W_VANISH)
-                        if hidden is not None and hidden.get(W_VAL, "true") not in _OFF:
+                        if self._hidden(child, paragraph_hidden):
                             break  # hidden text (Font > Hidden: a template's prompts) is neither shown nor printed
                     continue
                 elif tag in _TABS:
@@ -525,6 +571,8 @@ class _Reader:
                     continue
                 elif tag == W_NO_BREAK_HYPHEN:
                     text = "-"
+                elif tag == W_SYM:
+                    text = _symbol(child)
                 elif tag in _SHAPES:
                     boxes += _box_contents(child)
                     continue
@@ -647,7 +695,10 @@ class _Reader:
         header_rows = 0
         grouped = False  # a first-column cell merged down over the rows below it
         for tr, cells in table_rows:
-            row: list[CellSpec] = []
+            trpr = _props(_child(tr, W_TRPR))
+            # a row that starts some grid columns in (w:gridBefore) leaves them empty before its first cell
+            skipped = _val(trpr, "w:gridBefore")
+            row: list[CellSpec] = [CellSpec("", int(skipped))] if skipped and skipped.isdigit() and int(skipped) > 0 else []
             for tc in cells:
                 tcpr = _props(_child(tc, qn("w:tcPr")))
                 span = _val(tcpr, "w:gridSpan")
@@ -656,7 +707,7 @@ class _Reader:
                 grouped = grouped or (continuation and not row and len(rows) > header_rows)
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
-            if _is_on(_props(_child(tr, W_TRPR)), "w:tblHeader") and len(rows) == header_rows:
+            if _is_on(trpr, "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
         if header_rows:  # Word repeats a header row on every page itself: a copy in the body is a printout's page break
