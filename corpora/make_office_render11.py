@@ -11,6 +11,9 @@ producer the earlier scripts do not cover writes it, so the gold of its source a
   ``w:moveFrom`` paragraph whose mark is moved too: Word neither shows nor counts it);
 * a record exported by a web EMR's "export to Word": an HTML page (Word's HTML dialect, with
   ``xmlns:w`` and ``ProgId Word.Document``) in a file named ``.doc``;
+* a form-style admission record from a hospital template: its check boxes inserted as symbols
+  (``w:sym`` of Wingdings 2: R a ticked box, £ an empty one), the template's prompts hidden
+  (Font > Hidden) by a character style and a paragraph style, as the template set them;
 * a judgment typed as a text file, opened in LibreOffice and printed to PDF (a monospaced body,
   punctuation hanging past the right margin on many lines; committed, as CI has no LibreOffice).
 
@@ -24,9 +27,13 @@ import io
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from make_office_docs_word import _package, para, run  # noqa: E402
 
 CORPORA = Path(__file__).parent
 OUT = CORPORA / "office"
@@ -123,6 +130,49 @@ def _word_html_doc(source: str, target: str) -> None:
     _copy_gold(CORPORA / f"{source}.gold.json", target)
 
 
+# The template's two hidden styles: a character style for prompts inside a line, a paragraph
+# style for a whole prompt paragraph (neither shown nor printed where Hidden text is off).
+_HIDDEN_STYLES = ('<w:style w:type="character" w:styleId="TemplatePrompt"><w:name w:val="模板提示"/>'
+                  '<w:rPr><w:vanish/><w:color w:val="808080"/></w:rPr></w:style>'
+                  '<w:style w:type="paragraph" w:styleId="TemplateNote"><w:name w:val="模板说明"/><w:basedOn w:val="Normal"/>'
+                  '<w:rPr><w:vanish/><w:i/></w:rPr></w:style>')
+_BOXES = {"☑": '<w:r><w:sym w:font="Wingdings 2" w:char="F052"/></w:r>', "□": '<w:r><w:sym w:font="Wingdings 2" w:char="F0A3"/></w:r>'}
+
+
+def _boxed_runs(line: str) -> str:
+    """A line's runs, each check box a Wingdings 2 symbol, a hidden prompt after a line of boxes."""
+    runs = "".join(_BOXES.get(piece) or run(piece) for piece in re.split("([☑□])", line) if piece)
+    if any(box in line for box in _BOXES):
+        runs += f'<w:r><w:rPr><w:rStyle w:val="TemplatePrompt"/></w:rPr><w:t xml:space="preserve">（请在符合项前勾选，第{len(line) % 7 + 1}项必填）</w:t></w:r>'
+    return runs
+
+
+def _checkbox_record_docx(source: str, target: str) -> None:
+    """A form-style record from a hospital's Word template (see the module's docstring): each
+    line a paragraph, its boxes symbols; a hidden note paragraph after the title and before each
+    blank line's next section."""
+    body: list[str] = []
+    note = '<w:pPr><w:pStyle w:val="TemplateNote"/></w:pPr>'
+    for index, line in enumerate((CORPORA / source).read_text(encoding="utf-8").splitlines()):
+        if not line.strip():
+            body.append(para(""))
+            body.append(f'<w:p>{note}{run("模板说明：本栏由经治医师填写，无内容时填“无”。")}</w:p>')
+            continue
+        body.append(para(_boxed_runs(line), style="Title" if index == 1 else None))
+    data = _package("".join(body))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as original, zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in original.namelist():
+            member = original.read(name)
+            if name == "word/styles.xml":
+                member = member.replace(b"</w:styles>", _HIDDEN_STYLES.encode() + b"</w:styles>")
+            info = zipfile.ZipInfo(name, date_time=_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, member)
+    (OUT / target).write_bytes(buffer.getvalue())
+    _copy_gold(CORPORA / f"{source}.gold.json", target)
+
+
 def _libreoffice_text_print(source: str, target: str) -> None:
     """A corpora text opened in LibreOffice as text and printed to PDF (skipped without soffice)."""
     soffice = shutil.which("soffice")
@@ -145,6 +195,7 @@ def main() -> None:
     _rezip("lab_住院检验汇总_单表组合列纵向合并_Word.docx", "lab_住院检验汇总_单表组合列纵向合并_Strict_Word.docx", _strict)
     _rezip("contract_示例软件开发合同.docx", "contract_示例软件开发合同_启用宏.docm", _macro_enabled)
     _rezip("statute_江临市古村落保护条例_列表自动编号_Word.docx", "statute_江临市古村落保护条例_修订移动条文_Word.docx", _moved_article)
+    _checkbox_record_docx("emr_表格式入院记录_勾选项.txt", "emr_表格式入院记录_勾选项_符号勾选框隐藏提示_Word.docx")
     _word_html_doc("emr_24小时内入出院记录.txt", "emr_24小时内入出院记录_网页导出Word.doc")
     _libreoffice_text_print("judgment_执行裁定书_追加被执行人.txt", "judgment_执行裁定书_追加被执行人_文本_LibreOffice.pdf")
 

@@ -180,3 +180,75 @@ def test_a_wrap_short_of_a_margin_hung_with_punctuation_is_joined():
     doc = read_document(OFFICE / "judgment_执行裁定书_追加被执行人_文本_LibreOffice.pdf")
     line = next(line for line in doc.text.split("\n") if "请求追加" in line and "申请执行人" in line)
     assert "郗某丁为本案被执行人。" in line
+
+
+# ---------------------------------------------------------------- what Word shows of a run
+
+
+def _styled_docx(body_xml: str) -> bytes:
+    """``_docx`` with a hidden character style (a template's prompt) and a hidden paragraph style."""
+    from docx import Document
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import parse_xml
+
+    document = Document(io.BytesIO(_docx(body_xml)))
+    for name, kind in (("Prompt", WD_STYLE_TYPE.CHARACTER), ("Note", WD_STYLE_TYPE.PARAGRAPH)):
+        document.styles.add_style(name, kind).element.get_or_add_rPr().append(parse_xml(f'<w:vanish xmlns:w="{W}"/>'))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def test_text_hidden_by_a_character_or_paragraph_style_is_not_read():
+    body = ('<w:p><w:pPr><w:pStyle w:val="Note"/></w:pPr><w:r><w:t>第九条 模板说明，不打印。</w:t></w:r></w:p>'
+            '<w:p><w:r><w:t>第一条 可见的条文。</w:t></w:r><w:r><w:rPr><w:rStyle w:val="Prompt"/></w:rPr><w:t>（填写提示）</w:t></w:r></w:p>'
+            # shown again: a run of the hidden paragraph style whose own property turns Hidden off
+            '<w:p><w:pPr><w:pStyle w:val="Note"/></w:pPr><w:r><w:rPr><w:vanish w:val="0"/></w:rPr><w:t>第二条 显示。</w:t></w:r></w:p>')
+    assert read_docx(_styled_docx(body), "hidden.docx").text.split("\n") == ["第一条 可见的条文。", "第二条 显示。"]
+
+
+@pytest.mark.parametrize("font, char, shown", [
+    ("Wingdings 2", "F052", "☑"), ("Wingdings 2", "F0A3", "□"), ("Wingdings", "F0FE", "☑"), ("Wingdings", "F0A8", "◻"),
+    ("Symbol", "F067", "γ"), ("Symbol", "F06D", "μ"), ("Symbol", "F0B1", "±"),
+    ("Segoe UI Symbol", "2612", "☒"),  # a Unicode font's symbol is its code point
+    ("Webdings", "F021", ""),  # a symbol font's glyph not known: left out, not made up
+])
+def test_a_symbol_inserted_from_a_font_is_its_character(font, char, shown):
+    body = f'<w:p><w:r><w:t>过敏史：</w:t></w:r><w:r><w:sym w:font="{font}" w:char="{char}"/></w:r><w:r><w:t>有</w:t></w:r></w:p>'
+    assert read_docx(_docx(body), "sym.docx").text == f"过敏史：{shown}有"
+
+
+def test_a_row_starting_grid_columns_in_keeps_its_cells_under_their_columns():
+    cells = lambda *texts: "".join(f"<w:tc><w:p><w:r><w:t>{t}</w:t></w:r></w:p></w:tc>" for t in texts)  # noqa: E731
+    table = ('<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/><w:gridCol/></w:tblGrid>'
+             f'<w:tr>{cells("检验组合", "项目", "结果")}</w:tr><w:tr>{cells("血常规", "白细胞计数", "5.2")}</w:tr>'
+             f'<w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr>{cells("血红蛋白", "131")}</w:tr></w:tbl>')
+    rows = [line.split("\t") for line in read_docx(_docx(table), "grid.docx").text.split("\n")]
+    assert rows[-1] == ["", "血红蛋白", "131"]
+
+
+def test_a_ruby_is_read_as_its_base_text_without_its_phonetic_guide():
+    body = ('<w:p><w:r><w:t>患者</w:t></w:r><w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>zhāng</w:t></w:r></w:rt>'
+            '<w:rubyBase><w:r><w:t>张</w:t></w:r></w:rubyBase></w:ruby></w:r><w:r><w:t>某某</w:t></w:r></w:p>')
+    assert read_docx(_docx(body), "ruby.docx").text == "患者张某某"
+
+
+def test_a_pdf_locked_only_against_editing_is_read():
+    """A PDF with an owner password and no user password (printing allowed, copying not: as many
+    official PDFs are published) opens without one, and is read."""
+    from reportlab.lib import pdfencrypt
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    from domainchunk.readers.pdf import read_pdf
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    locked = pdfencrypt.StandardEncryption("", ownerPassword="owner", canPrint=1, canModify=0, canCopy=0, strength=128)
+    buffer = io.BytesIO()
+    page = canvas.Canvas(buffer, encrypt=locked)
+    page.setFont("STSong-Light", 12)
+    page.drawString(72, 720, "第一条 为了测试，制定本办法。")
+    page.showPage()
+    page.save()
+    assert read_pdf(buffer.getvalue(), "locked.pdf").text == "第一条 为了测试，制定本办法。"
