@@ -932,8 +932,8 @@ def _open_package(data: bytes, source: str):
         raise ReadError(source, "not a DOCX file: corrupt or not a zip archive") from None
     check_archive(archive, source)
     names = archive.namelist()
-    if "mimetype" in names and (kind := archive.read("mimetype")[:100].strip()).startswith(_ODF_MIMETYPE):
-        raise ReadError(source, f"OpenDocument file ({kind.decode('ascii', 'replace')}), not DOCX: "
+    if "mimetype" in names and (mimetype := archive.read("mimetype")[:100].strip()).startswith(_ODF_MIMETYPE):
+        raise ReadError(source, f"OpenDocument file ({mimetype.decode('ascii', 'replace')}), not DOCX: "
                                 "save it as .docx first (LibreOffice: soffice --convert-to docx)")
     if "word/document.xml" not in names and not any(n.endswith("document.xml") and n.startswith("word/") for n in names):
         raise ReadError(source, "not a DOCX file: the zip has no word/document.xml")
