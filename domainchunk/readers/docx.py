@@ -13,7 +13,11 @@ paragraph set as a heading (a Heading N style, or an outline level on it or its
 style) is written with its depth in Markdown marks (``## 第一节 …``), except the
 document's first line, its title. Text boxes are read where they are anchored, and so is
 an imported web page (``w:altChunk``, HTML or MIME HTML, as web systems export Word files);
-headers and footers (page furniture) are not read. A column whose cells are
+headers and footers (page furniture) are not read, nor hidden text (set on a run or by its
+character or paragraph style), a ruby's phonetic guide, or what tracked changes removed (deleted
+or moved-away text, paragraphs and rows); a symbol inserted from Wingdings, Wingdings 2 or Symbol
+(a form's check boxes, Greek letters) is read as its Unicode character. Strict Open XML
+packages, macro-enabled documents and templates are read as .docx is. A column whose cells are
 merged down over the rows they group (a lab's panel names) gives each group a
 caption row above it; a copy of a marked header row inside the table (a
 printout's page break) is dropped. Pages are known only from explicit breaks (page
