@@ -366,10 +366,11 @@ def test_package_naming_no_main_document_or_another_kind():
                          if n == "_rels/.rels" else d)
     with pytest.raises(ReadError, match="no main document"):
         read_docx(no_main, "nomain.docx")
-    template = _rewritten(STATUTE, lambda n, d: d.replace(b"document.main+xml", b"template.main+xml")
+    # a Word template (.dotx) is a document to read (test_readers_producers); a workbook's main part is not
+    workbook = _rewritten(STATUTE, lambda n, d: d.replace(b"wordprocessingml.document.main+xml", b"spreadsheetml.sheet.main+xml")
                           if n == "[Content_Types].xml" else d)
-    with pytest.raises(ReadError, match="not a Word document: its main part is .*template"):
-        read_docx(template, "template.docx")
+    with pytest.raises(ReadError, match="not a Word document: its main part is .*spreadsheetml"):
+        read_docx(workbook, "workbook.docx")
     missing = _rewritten(STATUTE, lambda n, d: None if n == "word/numbering.xml" else d)
     with pytest.raises(ReadError, match="corrupt DOCX: the package has no part /word/numbering.xml"):
         read_docx(missing, "missing.docx")

@@ -13,7 +13,11 @@ paragraph set as a heading (a Heading N style, or an outline level on it or its
 style) is written with its depth in Markdown marks (``## 第一节 …``), except the
 document's first line, its title. Text boxes are read where they are anchored, and so is
 an imported web page (``w:altChunk``, HTML or MIME HTML, as web systems export Word files);
-headers and footers (page furniture) are not read. A column whose cells are
+headers and footers (page furniture) are not read, nor hidden text (set on a run or by its
+character or paragraph style), a ruby's phonetic guide, or what tracked changes removed (deleted
+or moved-away text, paragraphs and rows); a symbol inserted from Wingdings, Wingdings 2 or Symbol
+(a form's check boxes, Greek letters) is read as its Unicode character. Strict Open XML
+packages, macro-enabled documents and templates are read as .docx is. A column whose cells are
 merged down over the rows they group (a lab's panel names) gives each group a
 caption row above it; a copy of a marked header row inside the table (a
 printout's page break) is dropped. Pages are known only from explicit breaks (page
@@ -56,7 +60,9 @@ def qn(tag: str) -> str:
 # Tags compared once per element of the body walk: spelled once here, not per comparison.
 W_P, W_TBL, W_SDT, W_R, W_T, W_CR, W_BR = map(qn, ("w:p", "w:tbl", "w:sdt", "w:r", "w:t", "w:cr", "w:br"))
 W_NO_BREAK_HYPHEN, W_VAL, W_TYPE, W_PPR, W_RPR = map(qn, ("w:noBreakHyphen", "w:val", "w:type", "w:pPr", "w:rPr"))
-W_VANISH, W_DEL = qn("w:vanish"), qn("w:del")
+W_VANISH, W_DEL, W_MOVE_FROM, W_TRPR = qn("w:vanish"), qn("w:del"), qn("w:moveFrom"), qn("w:trPr")
+# A paragraph mark or table row so marked is gone in tracked changes: deleted, or moved away.
+_REMOVED = (W_DEL, W_MOVE_FROM)
 _OFF = ("0", "false", "off")
 W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc", "w:altChunk", "r:id"))
 # Tabs as Word shows them: a tab character, and an absolute position tab (Word 2007+, aligned to the
@@ -64,11 +70,27 @@ W_TXBX, W_TR, W_TC, W_ALT_CHUNK, R_ID = map(qn, ("w:txbxContent", "w:tr", "w:tc"
 _TABS = frozenset(map(qn, ("w:tab", "w:ptab")))
 _WRAPPERS = frozenset(map(qn, ("w:sdt", "w:customXml")))
 # Runs under these are not the paragraph's own text (text boxes, drawings, deleted revisions and
-# the old place of moved text: Word shows both struck through).
-_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom")))
+# the old place of moved text: Word shows both struck through; a ruby's phonetic guide, set small
+# above its base text, which is read).
+_OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:del", "w:moveFrom", "w:rt")))
 # A run's children that may hold a text box: a drawing, a VML picture, or both as alternatives.
 _MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
+W_SYM, W_FONT, W_CHAR, W_RSTYLE = map(qn, ("w:sym", "w:font", "w:char", "w:rStyle"))
+# A symbol inserted from a symbol font (Insert > Symbol: ``w:sym``) is a code in the font's own
+# encoding (Word writes it F000 + the byte); the check boxes and marks forms are ticked with, and
+# the Symbol font's Greek and signs (γ-GT, μmol/L, ±, ≥), as Unicode publishes those fonts'
+# glyphs. A symbol of any other font is its Unicode code point; one of these fonts not listed
+# here is left out, as before.
+_SYMBOL_FONTS: dict[str, dict[int, str]] = {
+    "wingdings": {0x6E: "\u25a0", 0x6F: "\u25a1", 0xA8: "\u25fb", 0xFB: "\u2717", 0xFC: "\u2713", 0xFD: "\u2612", 0xFE: "\u2611"},
+    "wingdings 2": {0x4F: "\u2717", 0x50: "\u2713", 0x52: "\u2611", 0x53: "\u2612", 0x54: "\u2612", 0xA3: "\u25a1"},
+    "symbol": {
+        **dict(zip(range(0x41, 0x5B), "ΑΒΧΔΕΦΓΗΙϑΚΛΜΝΟΠΘΡΣΤΥςΩΞΨΖ")),
+        **dict(zip(range(0x61, 0x7B), "αβχδεφγηιϕκλμνοπθρστυϖωξψζ")),
+        0xA3: "≤", 0xB0: "°", 0xB1: "±", 0xB3: "≥", 0xB4: "×", 0xB8: "÷", 0xB9: "≠", 0xBB: "≈", 0xAE: "→",
+    },
+}
 SHORT_BOLD = 30  # a bold paragraph up to this many characters is a heading candidate
 _NEUTRAL = "：:　 "  # characters that neither make nor break a bold line
 _MARKS = regex.compile(r"^#+ ")
@@ -338,6 +360,7 @@ class StyleInfo:
     num_id: str | None = None
     ilvl: int | None = None
     bold: bool | None = None
+    hidden: bool | None = None  # Font > Hidden (w:vanish) set on the style
 
 
 class _Styles:
@@ -350,6 +373,8 @@ class _Styles:
     def __init__(self, root) -> None:
         self.elements = {style.get(qn("w:styleId")): style for style in root.iterchildren(qn("w:style"))}
         self._read: dict[str, StyleInfo] = {}
+        # whether any style hides its text: only then is a run's or paragraph's style asked
+        self.any_hidden = next(root.iter(W_VANISH), None) is not None
         self.inherited: dict[tuple[str | None, str], Any] = {}  # see _inherited
 
     def __contains__(self, style_id: object) -> bool:
@@ -378,7 +403,8 @@ def _style_info(element) -> StyleInfo:
         outline=int(outline) if outline is not None else None,
         num_id=_val(numpr, "w:numId"),
         ilvl=int(ilvl) if ilvl is not None else None,
-        bold=_is_on(_props(style.get(W_RPR)), "w:b"),
+        bold=_is_on(rpr := _props(style.get(W_RPR)), "w:b"),
+        hidden=_is_on(rpr, "w:vanish"),
     )
 
 
@@ -449,6 +475,18 @@ class _Paragraph:
         return " ".join(" ".join(pieces) for pieces in self.lines)
 
 
+def _symbol(sym) -> str:
+    """The character a ``w:sym`` shows (see ``_SYMBOL_FONTS``), or "" when it is not known."""
+    try:
+        code = int(sym.get(W_CHAR, ""), 16)
+    except ValueError:
+        return ""
+    font = _SYMBOL_FONTS.get((sym.get(W_FONT) or "").strip().lower())
+    if font is not None:
+        return font.get(code & 0xFF if code >= 0xF000 else code, "")
+    return "" if 0xE000 <= code <= 0xF8FF else chr(code)  # a private-use code means nothing without its font
+
+
 def _box_contents(shape) -> list:
     """The text boxes' contents under a drawing, picture or alternate content, each once."""
     if shape.tag == _MC_ALTERNATE:
@@ -490,8 +528,21 @@ class _Reader:
         styled = _inherited(self.styles, _val(props, "w:rStyle"), "bold")
         return styled if styled is not None else paragraph_bold
 
+    def _hidden(self, rpr, paragraph_hidden: bool) -> bool:
+        """Whether a run with properties ``rpr`` is hidden text: set on the run, else by its
+        character style, else by the paragraph's style (``paragraph_hidden``)."""
+        direct = _child(rpr, W_VANISH)
+        if direct is not None:
+            return direct.get(W_VAL, "true") not in _OFF
+        if not self.styles.any_hidden:
+            return False
+        character = _child(rpr, W_RSTYLE)
+        styled = _inherited(self.styles, character.get(W_VAL), "hidden") if character is not None else None
+        return styled if styled is not None else paragraph_hidden
+
     def _paragraph_text(self, p, style_id: str | None) -> _Paragraph:
         paragraph_bold = bool(_inherited(self.styles, style_id, "bold"))
+        paragraph_hidden = self.styles.any_hidden and bool(_inherited(self.styles, style_id, "hidden"))
         pieces = [""]
         lines = [pieces]
         boxes: list = []
@@ -499,6 +550,8 @@ class _Reader:
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
+            if paragraph_hidden and (not len(run) or run[0].tag != W_RPR):  # w:rPr comes first where present
+                continue  # a hidden style's run with no properties of its own
             rpr = None  # the run's properties, met in the same pass as its text
             counted = 0  # characters that make or break a bold line
             for child in run:
@@ -508,8 +561,7 @@ class _Reader:
                 elif tag == W_RPR:
                     if rpr is None:
                         rpr = child
-                        hidden = _child(child, W_VANISH)
-                        if hidden is not None and hidden.get(W_VAL, "true") not in _OFF:
+                        if self._hidden(child, paragraph_hidden):
                             break  # hidden text (Font > Hidden: a template's prompts) is neither shown nor printed
                     continue
                 elif tag in _TABS:
@@ -523,6 +575,8 @@ class _Reader:
                     continue
                 elif tag == W_NO_BREAK_HYPHEN:
                     text = "-"
+                elif tag == W_SYM:
+                    text = _symbol(child)
                 elif tag in _SHAPES:
                     boxes += _box_contents(child)
                     continue
@@ -556,8 +610,10 @@ class _Reader:
         ppr = _props(_child(p, W_PPR))
         style_id = _val(ppr, "w:pStyle") or self.default_style
         mark = ppr.get(W_RPR)  # the paragraph mark's run properties
-        if mark is not None and _child(mark, W_DEL) is not None and not self._paragraph_text(p, style_id).flat().strip():
-            return  # deleted whole in tracked changes, its mark too: Word shows neither it, its number nor an empty line
+        if _removed(mark) and not self._paragraph_text(p, style_id).flat().strip():
+            # deleted whole in tracked changes, or moved elsewhere (its text is at the new place),
+            # its mark too: Word shows neither it, its number nor an empty line, nor counts it
+            return
         if _is_on(ppr, "w:pageBreakBefore"):
             self._next_page()
         label = self._numbering_label(ppr, style_id)
@@ -623,6 +679,8 @@ class _Reader:
         its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
         rows: list[list] = []
         for tr in _unwrapped(tbl, W_TR):
+            if _removed(_child(tr, W_TRPR)):  # a row deleted (or moved away) in tracked changes
+                continue
             cells = list(_unwrapped(tr, W_TC))
             if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
                 self._rows(rows)
@@ -641,7 +699,10 @@ class _Reader:
         header_rows = 0
         grouped = False  # a first-column cell merged down over the rows below it
         for tr, cells in table_rows:
-            row: list[CellSpec] = []
+            trpr = _props(_child(tr, W_TRPR))
+            # a row that starts some grid columns in (w:gridBefore) leaves them empty before its first cell
+            skipped = _val(trpr, "w:gridBefore")
+            row: list[CellSpec] = [CellSpec("", int(skipped))] if skipped and skipped.isdigit() and int(skipped) > 0 else []
             for tc in cells:
                 tcpr = _props(_child(tc, qn("w:tcPr")))
                 span = _val(tcpr, "w:gridSpan")
@@ -650,7 +711,7 @@ class _Reader:
                 grouped = grouped or (continuation and not row and len(rows) > header_rows)
                 text = "" if continuation else self._cell_text(tc)
                 row.append(CellSpec(text, int(span) if span else 1))
-            if _is_on(_props(_child(tr, qn("w:trPr"))), "w:tblHeader") and len(rows) == header_rows:
+            if _is_on(trpr, "w:tblHeader") and len(rows) == header_rows:
                 header_rows += 1
             rows.append(row)
         if header_rows:  # Word repeats a header row on every page itself: a copy in the body is a printout's page break
@@ -691,6 +752,12 @@ class _Reader:
                 self.alt_chunk(child)
 
 
+def _removed(properties) -> bool:
+    """A paragraph mark's or a row's properties (``None`` when absent) mark it deleted or moved
+    away in tracked changes."""
+    return properties is not None and any(child.tag in _REMOVED for child in properties)
+
+
 def _wrapped(wrapper):
     """What a content control (its w:sdtContent) or a custom XML element holds."""
     if wrapper.tag == W_SDT:
@@ -727,7 +794,25 @@ _PARSER = etree.XMLParser(remove_blank_text=True, resolve_entities=False)  # pyt
 _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _CT = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 _RT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
-_WML_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+# A main part Word opens as a document: a document, a template (.dotx), either with macros
+# (.docm, .dotm); their body is the same WordprocessingML.
+_WML_MAINS = frozenset((
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml",
+    "application/vnd.ms-word.document.macroEnabled.main+xml",
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
+))
+# Strict Open XML (ISO/IEC 29500 Strict, Word's "Strict Open XML Document"): the same elements
+# and relationships as the transitional files the reader walks, under other namespace names.
+# Its parts are read with the names turned transitional (no other namespace the reader asks for
+# differs), and its relationship types looked up under the strict name.
+_STRICT_NAMES = (
+    (b"http://purl.oclc.org/ooxml/wordprocessingml/main", _W.encode()),
+    (b"http://purl.oclc.org/ooxml/officeDocument/relationships", _NAMESPACES["r"].encode()),
+)
+_STRICT_RT = "http://purl.oclc.org/ooxml/officeDocument/relationships/"
+# An OpenDocument file (LibreOffice's .odt, .ott …) names its kind in a first member "mimetype".
+_ODF_MIMETYPE = b"application/vnd.oasis.opendocument."
 
 
 class _Package:
@@ -737,6 +822,15 @@ class _Package:
         self.archive, self.source = archive, source
         self.names = set(archive.namelist())
         self._relations: dict[str, dict[str, str]] = {}
+        self.strict = False  # set when the package's relationships are Strict Open XML's
+
+    def read_xml_bytes(self, partname: str) -> bytes:
+        """A part's XML, a Strict part's namespace names turned transitional."""
+        data = self.read(partname)
+        if self.strict:
+            for strict, transitional in _STRICT_NAMES:
+                data = data.replace(strict, transitional)
+        return data
 
     def read(self, partname: str) -> bytes:
         member = partname.lstrip("/")
@@ -745,7 +839,7 @@ class _Package:
         return self.archive.read(member)
 
     def xml(self, partname: str):
-        return etree.fromstring(self.read(partname), _PARSER)
+        return etree.fromstring(self.read_xml_bytes(partname), _PARSER)
 
     def related(self, partname: str, kind: str) -> str | None:
         """The part that ``partname`` ("/" for the package) relates to as ``kind``, if any."""
@@ -754,13 +848,17 @@ class _Package:
             rels = posixpath.join(base, "_rels", f"{name}.rels")
             found: dict[str, str] = {}
             if rels.lstrip("/") in self.names:
-                for rel in self.xml(rels).iterchildren(_REL):
+                for rel in etree.fromstring(self.read(rels), _PARSER).iterchildren(_REL):
                     if rel.get("TargetMode") != "External":  # the first of a type is the one used
                         target = posixpath.abspath(posixpath.join(base, rel.get("Target", "")))
                         found.setdefault(rel.get("Type", ""), target)
                         found.setdefault(rel.get("Id", ""), target)  # ids (rId3) never look like a type's URI
             self._relations[partname] = found
-        return self._relations[partname].get(_RT + kind)
+        relations = self._relations[partname]
+        if kind and _RT + kind not in relations and _STRICT_RT + kind in relations:
+            self.strict = True
+            return relations[_STRICT_RT + kind]
+        return relations.get(_RT + kind)
 
     def target(self, partname: str, rel_id: str) -> str | None:
         """The part ``partname``'s relationship ``rel_id`` points to, if any."""
@@ -810,7 +908,7 @@ def _without_table_styles(xml: bytes) -> bytes:
 
 
 def _styles_xml(package: _Package, partname: str):
-    data = package.read(partname)
+    data = package.read_xml_bytes(partname)
     trimmed = _without_table_styles(data)
     if trimmed is not data:
         try:
@@ -838,6 +936,9 @@ def _open_package(data: bytes, source: str):
         raise ReadError(source, "not a DOCX file: corrupt or not a zip archive") from None
     check_archive(archive, source)
     names = archive.namelist()
+    if "mimetype" in names and (mimetype := archive.read("mimetype")[:100].strip()).startswith(_ODF_MIMETYPE):
+        raise ReadError(source, f"OpenDocument file ({mimetype.decode('ascii', 'replace')}), not DOCX: "
+                                "save it as .docx first (LibreOffice: soffice --convert-to docx)")
     if "word/document.xml" not in names and not any(n.endswith("document.xml") and n.startswith("word/") for n in names):
         raise ReadError(source, "not a DOCX file: the zip has no word/document.xml")
     package = _Package(archive, source)
@@ -845,7 +946,7 @@ def _open_package(data: bytes, source: str):
         main = package.related("/", "officeDocument")
         if main is None:
             raise ReadError(source, "corrupt DOCX: the package names no main document")
-        if (kind := package.content_type(main)) != _WML_MAIN:
+        if (kind := package.content_type(main)) not in _WML_MAINS:
             raise ReadError(source, f"not a Word document: its main part is {kind or 'of no declared type'}")
         body = _child(package.xml(main), qn("w:body"))
         styles_part = package.related(main, "styles")

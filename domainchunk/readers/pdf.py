@@ -114,6 +114,9 @@ EDGE_TOLERANCE = 1.0
 # page's claimed margin by more than EDGE_PASS characters shows it is no margin but rows that
 # happen to end together (a short last page, a run of same-length rows).
 EDGE_PASS = 2.0
+# Punctuation a CJK layout lets hang past the right margin, and how far past it (in characters).
+_HANGING = regex.compile(r"[，。、；：！？,.][）)」』”’\"']*$")
+HANG_MAX = 1.5
 
 _PAGE_NUMBER = regex.compile(
     r"^[\s\-—–－_·•|]*(?:第\s*\d+\s*页(?:\s*[,，/]?\s*共\s*\d+\s*页)?|(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?|[ivxlc]+)[\s\-—–－_·•|]*$",
@@ -1026,13 +1029,34 @@ def _right_edge(lines: list[Line]) -> float | None:
     tolerance = _tolerance(lines)
     if ends[0] > edge + EDGE_PASS * tolerance:
         return None
-    return edge if _together(ends, edge, tolerance) >= EDGE_LINES else None
+    return _unhung_edge(lines, edge, tolerance) if _together(ends, edge, tolerance) >= EDGE_LINES else None
 
 
 def _ends(lines: list[Line]) -> list[float]:
     # A heading is set larger, often centred or indented, and may run past the body's margin
     # (a long title at 14 pt): the body's lines alone say where the text wraps.
-    return sorted((line.x1 for line in lines if len(line.text) >= 4 and line.heading_level is None), reverse=True)
+    return sorted((line.x1 for line in _body_lines(lines)), reverse=True)
+
+
+def _body_lines(lines: list[Line]) -> list[Line]:
+    return [line for line in lines if len(line.text) >= 4 and line.heading_level is None]
+
+
+def _unhung_edge(lines: list[Line], edge: float, tolerance: float) -> float:
+    """The margin under punctuation hung past it. Word's and LibreOffice's Asian typography let a
+    line's closing punctuation hang past the right margin; where such lines are more than a tenth
+    of a page, they set the edge a character too far right. When the lines at the edge end so
+    and at least EDGE_LINES others, ending in no punctuation, end together up to HANG_MAX
+    characters left of it, those mark the margin the text wraps at."""
+    body = _body_lines(lines)
+    at_edge = [line for line in body if abs(line.x1 - edge) <= tolerance]
+    if not at_edge or sum(1 for line in at_edge if _HANGING.search(line.text)) * 2 <= len(at_edge):
+        return edge
+    short = sorted((line.x1 for line in body if not _HANGING.search(line.text)
+                    and edge - HANG_MAX * line.size <= line.x1 < edge - tolerance / 2), reverse=True)
+    if len(short) >= EDGE_LINES and _together(short, short[0], tolerance / 2) >= EDGE_LINES:
+        return short[0]
+    return edge
 
 
 def _tolerance(lines: list[Line]) -> float:
