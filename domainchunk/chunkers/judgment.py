@@ -22,8 +22,15 @@ from ..rulefile import RuleFile
 from . import per_rule_file
 
 HEAD = 600  # the court, the kind and the case number sit in the first lines
-_CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号")
-_CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号$")
+_CASE_NUMBER = regex.compile(r"[（(]\d{4}[）)][^\n（）()，。]{1,24}?\d+号(?:之[一二三四五六七八九十]+)?")
+# an organ's or an arbitration commission's document number, 示市监处罚〔2024〕118号 / 〔2024〕示仲裁字第17号:
+# read where no court's case number heads the document
+_DOCUMENT_NUMBER = regex.compile(r"[^\s（）()，。：:、〔]{0,12}〔\d{4}〕[^\n（）()，。〔]{0,12}?\d+号")
+# what the history writes after a party's name before the cause: its short name (以下简称甲公司)
+_SHORT_NAME = regex.compile(r"^[（(]以下(?:简称|称)[^）)]{1,20}[）)]")
+# a database copy labels its header lines in 【】 (【审理法院】…, 【案由】…)
+_DB_LABEL = r"(?:【[^】\n]{1,8}】)?"
+_CASE_TYPE = regex.compile(r"[）)][^\d\n]*?\d*([\u4e00-\u9fff]+?)(?:字第)?\d+号(?:之[一二三四五六七八九十]+)?$")
 _SPACES = regex.compile(r"[ \t\u3000]+")
 
 
@@ -71,7 +78,8 @@ def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
     case, 原告甲不服被告乙行政处罚一案.
     """
     labels = _alt(rules.fields.get("header", {}).get("cause", []))
-    if labels and (m := regex.search(rf"^[ \t\u3000]*(?:{labels})[ \t\u3000]*[:：][ \t\u3000]*([^\s，。；]{{2,30}})", text, regex.MULTILINE)):
+    stated = rf"^[ \t\u3000]*(?:(?:{labels})[ \t\u3000]*[:：]|【(?:{labels})】)[ \t\u3000]*([^\s，。；]{{2,30}})"
+    if labels and (m := regex.search(stated, text, regex.MULTILINE)):
         return m.group(1)
     m = regex.search(
         rf"([^，。、；\s与和因诉]{{2,30}}?(?:{_vocab_alt(rules, 'cause_suffix')}))一案|犯([^，。、；\s]{{2,20}}?罪)|不服([^，。、；\s]{{2,60}}?)一案", text
@@ -79,8 +87,13 @@ def _cause(rules: RuleFile, text: str, names: list[str]) -> str | None:
     if m is None:
         return None
     cause = m.group(1) or m.group(2) or m.group(3)
-    cut = max((cause.rfind(n) + len(n) for n in [*names, *_words(rules, "party")] if n and n in cause), default=0)
-    return cause[cut:] or None
+    # the history may name a party by the tail of its name (澜州市某村股份经济合作社 → 某村股份经济合作社)
+    tails = [n[i:] for n in names for i in range(1, len(n) - 3)]
+    cut = max((cause.rfind(n) + len(n) for n in [*names, *tails, *_words(rules, "party")] if n and n in cause), default=0)
+    cause = _SHORT_NAME.sub("", cause[cut:])
+    if m.group(2) and cause.startswith("犯"):  # 以罪犯甲犯盗窃罪: the name cut leaves the verb
+        cause = cause[1:]
+    return cause or None
 
 
 @per_rule_file
@@ -105,13 +118,13 @@ def document_metadata(doc: Document, outline: Outline) -> dict[str, Any]:
     read, at = outline.as_read()
     head = read[: at(HEAD)]
     meta: dict[str, Any] = {}
-    court = rf"^[ \t\u3000#]*(\S{{2,30}}?(?:{_vocab_alt(rules, 'court')}))[ \t\u3000]*$"
+    court = rf"^[ \t\u3000#]*{_DB_LABEL}[ \t\u3000]*(\S{{2,30}}?(?:{_vocab_alt(rules, 'court')}))[ \t\u3000]*$"
     if m := regex.search(court, head, regex.MULTILINE):
         meta["court"] = m.group(1)
     kind = rf"^[ \t\u3000#]*((?:{_vocab_alt(rules, 'case_field')}){{0,2}}(?:{_vocab_alt(rules, 'document_kind')}))[ \t\u3000]*$"
     if m := regex.search(kind, _SPACES.sub("", head), regex.MULTILINE):  # 民 事 判 决 书 is spaced out in some
         meta["document_kind"] = m.group(1)
-    if m := _CASE_NUMBER.search(head):
+    if m := _CASE_NUMBER.search(head) or _DOCUMENT_NUMBER.search(head):
         meta["case_number"] = _SPACES.sub("", m.group())
         if procedure := _procedure(rules, meta["case_number"]):
             meta["procedure"] = procedure
