@@ -42,14 +42,21 @@ from .view import view_of
 Edit = tuple[int, int, str]  # replace text[start:end] by the string
 
 _SP = r"[ \t\u3000]"
-_PUNCT_END = r"(?=[\s，,。；;、：:）)！!？?\]]|$)"
+# where a name after a role word ends: a mark, a blank, or a bracket opening a remark (其子陈某（电话…）)
+_PUNCT_END = r"(?=[\s，,。；;、：:（()）！!？?\]]|$)"
+
+# A name in Latin letters, as an English label (Name:, Patient Name:) or a foreign patient's record
+# writes it: two or three capitalised words (Zhang Weiming, ZHANG Wei, Li-Na Wang), run together
+# where an extraction lost the spaces (ZhangWeiming); one word alone is too often the form's next
+# English label.
+_LATIN_NAME = r"[A-Z][A-Za-z]+(?:[ \-']?[A-Z][A-Za-z]+){1,2}(?![A-Za-z])"
 
 # The value each field group's labels introduce. A name may be spaced (陈 志强, 陈 志 强) or carry
 # a · (minority names). Names, addresses and employers are cut after the match where another
 # field's label begins (姓名：陈某性别：男): a lookahead for every label at every character
 # would make each pattern take a second to compile.
 _SHAPES: dict[str, str] = {
-    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?)",
+    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?|{LATIN_NAME})",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
     "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
     # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
@@ -184,7 +191,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     next_field = regex.compile(rf"{keys}[*＊】]{{0,2}}{_SP}*[:：]", regex.V0)
     key_at = regex.compile(rf"{keys}(?:{_SP}|[*＊】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
-    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
+    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}", "LATIN_NAME": _LATIN_NAME}
     # A Latin label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE);
     # a Han label may follow a Latin value with no space (…@example.com住址：).
     bound = r"(?!(?<=[A-Za-z])[A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
@@ -239,13 +246,43 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
 # ---------------------------------------------------------------- finding values
 
 _BLANK = set("*＿_-—－ ")
-_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org"}
+_BLANKS = " \t\u3000"
+# values that may run into the next field's label: names, addresses and employers into a Han one
+# (姓名：陈某性别：男), a number into a Latin one (ID: P0417MRN: 0073, where a copy joined the lines)
+_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org", "phi_number"}
 _LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (住　院　号：)
 _HAN = regex.compile(r"\p{Han}")
+_LATIN_NAME_AT = regex.compile(_LATIN_NAME)
+_COLON = re.compile(r"[:：]")
+_NON_BLANK_RUN = re.compile(r"[^ \t\u3000]+")
+_DIGIT = re.compile(r"\d")
+_SENTENCE_MARK = re.compile(r"[，,。；;！!？?]")
+# a line (past one blank line) that opens with a field's label and its colon: the header block goes on
+_NEXT_FIELD_LINE = re.compile(r"(?:[ \t\u3000]*\r?\n)?[ \t\u3000]*[^\s:：，。]{1,12}[:：]")
+# a house number cut off to the next line (266号, 3-201室), not a list item (1. 1、 1）) nor a date or time
+_HOUSE_NUMBER = re.compile(r"\d+(?![\d.．、)）:：/年月日时])")
+# the second line of an address: up to a wide gap (the next column), a comma or the line's end
+_ADDRESS_PART = regex.compile(r"[\p{Han}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*?(?=[ \u3000]{2}|\t|[，,;；。]|\r?$)", regex.M)
+
+
+def _cells(line: str, by_blanks: bool) -> list[tuple[int, str]]:
+    """(offset, cell) of a table row: its tab-separated cells, or its blank-separated ones."""
+    if not by_blanks:
+        out, at = [], 0
+        for cell in line.split("\t"):
+            out.append((at, cell))
+            at += len(cell) + 1
+        return out
+    return [(m.start(), m.group()) for m in _NON_BLANK_RUN.finditer(line)]
 
 
 def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
-    """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男)."""
+    """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男).
+
+    A table printed to PDF (or typed with spaces) reads back as cells set apart by blanks
+    (姓名 性别 年龄 / 陈某 男 45岁): a row of labels alone and nothing else is a header row
+    there, and the row below, if it has as many cells, holds their values column by column.
+    """
     found = []
     lines = text.split("\n")
     pos = 0
@@ -254,9 +291,10 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
         starts.append(pos)
         pos += len(line) + 1
     for i, line in enumerate(lines[:-1]):
-        if "\t" not in line:
+        by_blanks = "\t" not in line
+        heads = [regex.sub(r"\s+", "", c) for _, c in _cells(line, by_blanks)]
+        if by_blanks and (len(heads) < 2 or not all(h in vocab.labels or vocab.key_at.fullmatch(h) for h in heads)):
             continue
-        heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
         # A header row is mostly labels: a key and its value side by side (姓名\t陈某) is none, and
         # the row under it (性别\t男) holds the next key, not a name.
@@ -266,34 +304,74 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
         # the row below, past the one blank line a double-spaced text puts between any two lines
         row = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
         below = lines[row]
-        if not columns or "\t" not in below:
+        cells = _cells(below, by_blanks)
+        if not columns or (by_blanks and len(cells) != len(heads)) or (not by_blanks and "\t" not in below):
             continue
-        cell_start = starts[row]
-        for j, cell in enumerate(below.split("\t")):
+        for j, (at, cell) in enumerate(cells):
             value = cell.strip()
             if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:
-                a = cell_start + cell.index(value)
+                a = starts[row] + at + cell.index(value)
                 found.append((a, a + len(value), *columns[j]))
-            cell_start += len(cell) + 1
     return found
+
+
+def _continued_address(text: str, end: int, label_line: int, vocab: Vocabulary) -> tuple[int, int] | None:
+    """The span of an address's second line, when the value ending at ``end`` runs on there.
+
+    A form's narrow value column breaks a long address: the rest stands on the next line (past
+    the blank line of a double-spaced text) indented under the value (住址：东川省青禾市 /
+    ``　　　　　明德区…``), starts with the house number the break cut off (…长乐路 / 266号), or
+    (its indent lost to a reader) is a line with a number and no colon between two fields of a
+    header block. A line with a colon is the next field; one no deeper than the label's line and
+    without a number, a paragraph or a heading.
+    """
+    line_end = text.find("\n", end)
+    if line_end < 0 or text[end:line_end].strip(_BLANKS):
+        return None
+    start = line_end + 1
+    if text.startswith("\n", start) or text.startswith("\r\n", start):
+        start = text.find("\n", start) + 1
+    stop = text.find("\n", start)
+    line = text[start : len(text) if stop < 0 else stop].rstrip("\r")
+    body = line.lstrip(_BLANKS)
+    if not body or _COLON.search(body) or vocab.key_at.match(body):
+        return None
+    indent = len(line) - len(body)
+    own_indent = len(text[label_line:]) - len(text[label_line:].lstrip(_BLANKS))
+    after = _NEXT_FIELD_LINE.match(text, len(text) if stop < 0 else stop + 1)
+    if not (indent >= own_indent + 2 or _HOUSE_NUMBER.match(body)
+            or (after and _DIGIT.search(body) and not _SENTENCE_MARK.search(body))):
+        return None
+    value = _ADDRESS_PART.match(body)
+    if value is None:
+        return None
+    a = start + indent
+    return a, a + len(value.group().rstrip(_BLANKS))
 
 
 def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
     """(start, end, placeholder, group) of every value the labels, roles and patterns find."""
     found: list[tuple[int, int, str, str]] = []
     for pattern, placeholder, group in (*vocab.labelled, *vocab.roles, *vocab.suffixes):
-        for m in pattern.finditer(text):
+        pos = 0
+        while m := pattern.search(text, pos):
             a, b = m.span("value")
+            pos = m.end()
             if vocab.key_at.match(text, a):
                 continue  # a label where the value should be: a header row, a blank field
             if group in _CUT_AT_NEXT_FIELD:
                 nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
-                b = nxt.start() if nxt and nxt.start() < b else b
+                if nxt and nxt.start() < b:
+                    # the next field's label may be this pattern's too (检验者：韩某审核者：廖某)
+                    b = pos = nxt.start()
             value = text[a:b].rstrip(" \t\u3000-－")
-            if group == "phi_name" and len(_HAN.findall(value)) < 2:
+            if group == "phi_name" and len(_HAN.findall(value)) < 2 and not _LATIN_NAME_AT.fullmatch(value):
                 continue
             if value and not set(value) <= _BLANK:
                 found.append((a, a + len(value), placeholder, group))
+                if group == "phi_address" and (more := _continued_address(text, a + len(value),
+                                                                         text.rfind("\n", 0, a) + 1, vocab)):
+                    found.append((*more, placeholder, group))
     for placeholder, pattern, check in vocab.free:
         for m in pattern.finditer(text):
             if check is None or check(m.group()):
@@ -315,8 +393,6 @@ class _View:
             yield self.index[i], self.index[i + len(key) - 1] + 1
             i = self.text.find(key, i + 1)
 
-
-_BLANKS = " \t\u3000"
 
 
 def _date_pattern(value: str) -> str | None:
