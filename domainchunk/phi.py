@@ -126,6 +126,7 @@ class Vocabulary:
     group_of: dict[str, str]  # placeholder -> field group
     next_field: regex.Pattern  # where another field's label begins (the label and its colon)
     key_at: regex.Pattern  # a label standing where a value should (a table's header row: 姓名 性别)
+    words: frozenset[str]  # every label a header line may hold, identifying or not, blanks left out
 
 
 def _listed(terms: Mapping[str, Mapping[str, list[str]]], group: str) -> str:
@@ -165,11 +166,16 @@ def vocabulary(rules: RuleFile | None = None) -> Vocabulary:
     return _CACHE[key]
 
 
-def _field_labels(terms: Mapping[str, Mapping[str, list[str]]]) -> str:
-    """An alternation of every label of a header line the vocabulary knows: the field groups'
-    placeholders and aliases, and the fields that are not identifying."""
+def _label_words(terms: Mapping[str, Mapping[str, list[str]]]) -> set[str]:
+    """Every label of a header line the vocabulary knows: the field groups' placeholders and
+    aliases, and the fields that are not identifying."""
     words = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
-    words |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+    return words | {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+
+
+def _field_labels(terms: Mapping[str, Mapping[str, list[str]]]) -> str:
+    """An alternation of every label of a header line the vocabulary knows (``_label_words``)."""
+    words = _label_words(terms)
     return _alternation({w: [] for w in words}) if words else "(?!)"
 
 
@@ -191,6 +197,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     next_field = regex.compile(rf"{keys}[*＊】]{{0,2}}{_SP}*[:：]", regex.V0)
     key_at = regex.compile(rf"{keys}(?:{_SP}|[*＊】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
+    not_name = _listed(terms, "phi_not_name")
     fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}", "LATIN_NAME": _LATIN_NAME}
     # A Latin label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE);
     # a Han label may follow a Latin value with no space (…@example.com住址：).
@@ -204,13 +211,18 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         for placeholder, aliases in vocab.items():
             group_of[placeholder] = group
             alt = _alternation({placeholder: aliases})
-            labelled.append((regex.compile(bound.format(alt=alt) + sep + f"(?P<value>{shape})", regex.V0),
-                             placeholder, group))
+            value = f"{sep}(?P<value>{shape})"
+            if group == "phi_name":
+                # A signature block signs under its label (医师签名： / 易某某): a name on the line after
+                # a colon that ends its line, if that line holds nothing else (or the date signed) and
+                # the name begins with a surname (a heading there, 主诉 or 查体, does not).
+                value = (rf"(?:{value}|[*＊】]{{0,2}}{_SP}*[:：]{_SP}*{_NEXT_LINE.format(SP=_SP)}(?<=\n{_SP}*)"
+                         rf"(?!{not_name})(?P<value>{surnames}\p{{Han}}{{1,2}})(?={_SP}*(?:\r?\n|$)|{_SP}+\d{{4}}[-/.年]))")
+            labelled.append((regex.compile(bound.format(alt=alt) + value, regex.V0), placeholder, group))
             for w in (placeholder, *aliases):
                 labels[regex.sub(r"\s+", "", w)] = (placeholder, group)
 
     name_end = _listed(terms, "phi_name_end")
-    not_name = _listed(terms, "phi_not_name")
     roles, suffixes = [], []
     for placeholder, words in terms.get("phi_role", {}).items():
         owner = group_of.get(placeholder)
@@ -240,7 +252,9 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
                 raise RuleError(where, f"terms.phi_pattern: unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
             pattern, check = PATTERNS[name]
             free.append((placeholder, pattern, check))
-    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at)
+    words = frozenset("".join(w.split()) for w in _label_words(terms))
+    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at,
+                      words)
 
 
 # ---------------------------------------------------------------- finding values
@@ -254,6 +268,7 @@ _LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (�
 _HAN = regex.compile(r"\p{Han}")
 _LATIN_NAME_AT = regex.compile(_LATIN_NAME)
 _COLON = re.compile(r"[:：]")
+_LETTER_AFTER_DIGIT = regex.compile(r"\d[\d\-_]*[A-Za-z]")  # a number run into a Latin label (0417MRN)
 _NON_BLANK_RUN = re.compile(r"[^ \t\u3000]+")
 _DIGIT = re.compile(r"\d")
 _SENTENCE_MARK = re.compile(r"[，,。；;！!？?]")
@@ -276,6 +291,16 @@ def _cells(line: str, by_blanks: bool) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in _NON_BLANK_RUN.finditer(line)]
 
 
+def _all_labels(line: str, vocab: Vocabulary) -> bool:
+    """Whether a line is two or more labels set apart by blanks and nothing else (姓名 性别 年龄)."""
+    n = 0
+    for m in _NON_BLANK_RUN.finditer(line):
+        if m.group().rstrip(":：*＊") not in vocab.words:
+            return False
+        n += 1
+    return n >= 2
+
+
 def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
     """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男).
 
@@ -292,9 +317,9 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
         pos += len(line) + 1
     for i, line in enumerate(lines[:-1]):
         by_blanks = "\t" not in line
-        heads = [regex.sub(r"\s+", "", c) for _, c in _cells(line, by_blanks)]
-        if by_blanks and (len(heads) < 2 or not all(h in vocab.labels or vocab.key_at.fullmatch(h) for h in heads)):
+        if by_blanks and not _all_labels(line, vocab):
             continue
+        heads = ["".join(c.split()) for _, c in _cells(line, by_blanks)]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
         # A header row is mostly labels: a key and its value side by side (姓名\t陈某) is none, and
         # the row under it (性别\t男) holds the next key, not a name.
@@ -359,7 +384,7 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
             pos = m.end()
             if vocab.key_at.match(text, a):
                 continue  # a label where the value should be: a header row, a blank field
-            if group in _CUT_AT_NEXT_FIELD:
+            if group in _CUT_AT_NEXT_FIELD and (group != "phi_number" or _LETTER_AFTER_DIGIT.search(text, a, b)):
                 nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
                 if nxt and nxt.start() < b:
                     # the next field's label may be this pattern's too (检验者：韩某审核者：廖某)
