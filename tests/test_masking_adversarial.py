@@ -25,6 +25,7 @@ from typing import Callable
 
 import pytest
 
+from domainchunk import pipeline
 from masking_forms import FORMS, LAYOUTS, api_outputs, leaked, masking_records, write
 
 RECORDS = masking_records()
@@ -129,3 +130,45 @@ def test_no_value_reaches_llamaindex_documents_or_nodes(inputs):
                    "mask_phi (domainchunk/integrations/llamaindex.py, the lead's): take result.document.source")
 def test_the_llamaindex_reader_names_a_masked_file_by_its_pseudonym(inputs):
     assert _all_values(_llamaindex_outputs(inputs, lambda key: key == "file_path")) == {}
+
+
+def test_an_error_quoting_the_text_quotes_it_masked(tmp_path):
+    """A size function (a tokenizer) that fails quoting what it was given: the pipeline's error
+    carries its message, and what it was given is the masked text."""
+    from domainchunk.errors import DomainChunkError
+
+    def failing_size(text: str) -> int:
+        raise ValueError(f"cannot measure {text!r}")
+
+    found = {}
+    for rec in RECORDS:
+        path = write(rec, "as_written", tmp_path)
+        with pytest.raises(DomainChunkError) as error:
+            pipeline.chunk(path, mask_phi=True, size=failing_size)
+        message = str(error.value).replace(str(path), "")  # the path: see the next test
+        if leaks := leaked(rec, {"error": message}):
+            found[rec.id] = sorted(leaks)
+    assert found == {}
+
+
+@pytest.mark.xfail(strict=True, reason="chunk_document guards the size function with the real source before "
+                   "masking (domainchunk/pipeline.py, speed11's): guard it after mask_document, so the error "
+                   "names the pseudonym, as the overlap check after it does")
+def test_an_error_after_masking_names_the_file_by_its_pseudonym(tmp_path):
+    from domainchunk.errors import DomainChunkError
+
+    rec = next(r for r in RECORDS if r.id == "name-in-title")
+    with pytest.raises(DomainChunkError) as error:
+        pipeline.chunk(write(rec, "as_written", tmp_path), mask_phi=True, size=lambda text: 1 // 0)
+    assert leaked(rec, {"error": str(error.value)}) == set()
+
+
+@pytest.mark.xfail(strict=True, reason="cmd_view prints a failed file's DomainChunkError as it is, its real path "
+                   "too, with --mask-phi (domainchunk/cli.py, the lead's): name it as cmd_chunk does")
+def test_the_review_command_names_a_failed_file_by_its_pseudonym(inputs, tmp_path):
+    broken = tmp_path / "龚晓岚_入院记录_副本.docx"
+    broken.write_bytes(b"not a zip")
+    view = _run("view", str(inputs / "龚晓岚_入院记录.txt"), str(broken), "-o", "review.html", "--mask-phi", "-q",
+                cwd=tmp_path)
+    assert view.returncode == 1
+    assert _all_values({"log": view.stdout + view.stderr}) == {}
