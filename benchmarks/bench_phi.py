@@ -23,7 +23,8 @@ Measured:
   an address over two lines, signers under their label, English labels, printed tables, page
   headers, names in titles and file names): their values found in any field of the API's result
   (text, parents, path, metadata, source, context_text, title, document metadata), per layout:
-  as written, seven re-layouts, six renderings, a hospital system's DOCX and PDF. The target is none.
+  as written, seven re-layouts, six renderings, a hospital system's DOCX and PDF. The target is
+  none but the known limits the records list (``lost``, each with its reason).
 
     python benchmarks/bench_phi.py [--records 240] [--seed 7] [--docx-every 10]
 
@@ -120,9 +121,10 @@ def adversarial_leaks(workdir: Path) -> tuple[int, dict[str, Counter]]:
         folder.mkdir()
         fields: Counter = Counter()
         for rec in recs:
-            found = leaked(rec, api_outputs(write(rec, layout, folder)), layout)
+            found = leaked(rec, api_outputs(write(rec, layout, folder)))
             fields.update(name for name, _ in found if name != "records")
-            fields["values"] += len({value for _, value in found})
+            fields["values"] += len(values := {value for _, value in found})
+            fields["known"] += len(values & set(rec.lost.get(layout, ())))
         by_layout[layout] = fields
     return sum(len(r.hide) for r in recs), by_layout
 
@@ -151,12 +153,12 @@ def main() -> None:
         print(f"  leaked {c:3d}  {kind:<10} {layout} ({suffix})")
     with tempfile.TemporaryDirectory() as tmp:
         values, adversarial = adversarial_leaks(Path(tmp))
-    print(f"adversarial records: {values} values; leaked per layout (values, then by field):")
+    print(f"adversarial records: {values} values; leaked per layout (values, of them known limits, then by field):")
     for layout, fields in adversarial.items():
-        by_field = " ".join(f"{k}:{c}" for k, c in sorted(fields.items()) if k != "values")
-        print(f"  {layout:<17} {fields['values']:3d}  {by_field}")
+        by_field = " ".join(f"{k}:{c}" for k, c in sorted(fields.items()) if k not in ("values", "known"))
+        print(f"  {layout:<17} {fields['values']:3d} {fields['known']:3d}  {by_field}")
     met = (1 - m / n >= 0.995 and out["header_leaks"] == 0 and out["names_in_source"] == 0
-           and not any(f["values"] for f in adversarial.values()))
+           and not any(f["values"] - f["known"] for f in adversarial.values()))
     print("target met" if met else "target NOT met")
 
 

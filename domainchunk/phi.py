@@ -63,7 +63,8 @@ _SHAPES: dict[str, str] = {
     # a comma or the next field's label
     "phi_address": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
     "phi_org": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
-    "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
+    # letters, a dash or # and digits (ZY-0413, 0013); also in groups of three or more digits (ZY 2026 0413)
+    "phi_number": r"(?=[\w\- ]{{3}})[A-Za-z]{{0,4}}[ \-_#]?\d[\dA-Za-z\-_]*(?: \d{{3,}}(?![\d.]))*",
     "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
     "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
 }
@@ -76,7 +77,14 @@ _SHAPES: dict[str, str] = {
 # the next line (past one blank line when the text is double-spaced) is the field's. A name,
 # address or employer is not taken so: the next line may be the form's next heading.
 # Markdown bold around a label (**住院号**：), its marks full-width too where a 半角转全角 pass ran.
-_SEP = r"(?:[*＊】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*[*＊]{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+# Before the colon a label may carry a remark in brackets (联系人（女儿）：, 电话（手机）：) or a second
+# label after a slash, whose value follows the first's (联系人/电话：王某/139…); a table's cell border
+# may stand between a label and its value (| 姓名 | 陈某 |). A name after a label must end there
+# (a blank, a mark, the next field, 日期： too): 主任医师（肾内科）：患者大量… and 护士长：护理方面已…
+# open a speaker's words, and Ⅱ助\t切口愈合等级 is a table's next column head.
+_QUALIFIER = r"(?P<qualifier>[（(][^）)\n:：]{{1,8}}[）)]|[/／][\p{{Han}}A-Za-z]{{1,8}})?"
+_SEP = (r"(?:[*＊】]{{0,2}}{SP}*" + _QUALIFIER + r"[*＊】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*[*＊]{{0,2}}{SP}*"
+        r"|】{SP}*|(?P<gap>{SP}+|{SP}*[|│]{SP}*)|{SP}*(?:为|是){SP}*{GLUED})")
 _NEXT_LINE = r"(?:\n{SP}*){{0,2}}"  # the line after, or the one after a double-spaced text's blank line
 _ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
 _GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
@@ -127,6 +135,12 @@ class Vocabulary:
     next_field: regex.Pattern  # where another field's label begins (the label and its colon)
     key_at: regex.Pattern  # a label standing where a value should (a table's header row: 姓名 性别)
     words: frozenset[str]  # every label a header line may hold, identifying or not, blanks left out
+    shapes: dict[str, regex.Pattern]  # field group -> its value's shape
+    title: regex.Pattern  # a label or role word opening a name's place (接收人：护士韦某, 术者：主刀医师甲)
+    not_name: regex.Pattern  # words that begin with a surname but are no name (康复治疗师)
+    surname: regex.Pattern  # a common surname (phi_surname)
+    name_end: regex.Pattern  # words a name may run into (之女, 的, 男)
+    label_patterns: frozenset[regex.Pattern]  # the labelled ones, not the role words
 
 
 def _listed(terms: Mapping[str, Mapping[str, list[str]]], group: str) -> str:
@@ -252,15 +266,21 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
                 raise RuleError(where, f"terms.phi_pattern: unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
             pattern, check = PATTERNS[name]
             free.append((placeholder, pattern, check))
-    words = frozenset("".join(w.split()) for w in _label_words(terms))
+    label_words = _label_words(terms)
+    shapes = {g: regex.compile(_SHAPES[g].format(**fill), regex.V0) for g in FIELD_GROUPS}
+    titles = label_words | {w for p, ws in terms.get("phi_role", {}).items() if group_of.get(p) == "phi_name" for w in ws}
+    title = regex.compile(_alternation({w: [] for w in titles}) if titles else "(?!)", regex.V0)
     return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at,
-                      words)
+                      frozenset("".join(w.split()) for w in label_words), shapes, title,
+                      regex.compile(not_name, regex.V0), regex.compile(surnames, regex.V0),
+                      regex.compile(name_end, regex.V0), frozenset(p for p, _, _ in labelled))
 
 
 # ---------------------------------------------------------------- finding values
 
 _BLANK = set("*＿_-—－ ")
 _BLANKS = " \t\u3000"
+_BORDER = set("|│ \t\u3000")
 # values that may run into the next field's label: names, addresses and employers into a Han one
 # (姓名：陈某性别：男), a number into a Latin one (ID: P0417MRN: 0073, where a copy joined the lines)
 _CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org", "phi_number"}
@@ -268,8 +288,12 @@ _LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (�
 _HAN = regex.compile(r"\p{Han}")
 _LATIN_NAME_AT = regex.compile(_LATIN_NAME)
 _COLON = re.compile(r"[:：]")
+# the next field's label and colon (known to the vocabulary or not: 日期：) right after a value
+_FIELD_AHEAD = regex.compile(r"[^\s:：，,。；;、]{1,8}[:：]")
+_HEAD_CHARS = 8  # a register's column head is a short word or two (手术及操作名称 is seven)
 _LETTER_AFTER_DIGIT = regex.compile(r"\d[\d\-_]*[A-Za-z]")  # a number run into a Latin label (0417MRN)
 _NON_BLANK_RUN = re.compile(r"[^ \t\u3000]+")
+_WORD = regex.compile(r"[\p{Han}A-Za-z]")  # a head has a word in it, not a table's border alone
 _DIGIT = re.compile(r"\d")
 _SENTENCE_MARK = re.compile(r"[，,。；;！!？?]")
 # a line (past one blank line) that opens with a field's label and its colon: the header block goes on
@@ -301,6 +325,38 @@ def _all_labels(line: str, vocab: Vocabulary) -> bool:
     return n >= 2
 
 
+def _row(lines: list[str], starts: list[int], i: int, by_blanks: bool, width: int,
+         gap: int = 0) -> tuple[list[tuple[int, str]], int]:
+    """The cells of the table row on line ``i`` (with their offsets in the text) and the line after it.
+
+    A hard wrap (a PDF's text) may cut a tab row at a cell's border: the line ends with the tab
+    (…\t宁某\t / 庞某) or the next one starts with it (…\t08:00 / \t宁某\t庞某). Such lines are one row
+    while the row has fewer than ``width`` cells, the header's; ``gap`` blank lines (a double-spaced
+    text's one) may stand between them.
+    """
+    cells = [(starts[i] + at, cell) for at, cell in _cells(lines[i], by_blanks)]
+    last, i = i, i + 1 + gap
+    while not by_blanks and i < len(lines) and lines[i].strip() and len(cells) < width:
+        cut_before, cut_after = lines[last].endswith("\t"), lines[i].startswith("\t")
+        more = [(starts[i] + at, cell) for at, cell in _cells(lines[i], False)]
+        if cut_before == cut_after or len(cells) + len(more) - 1 > width:
+            break
+        cells = cells[:-1] + more if cut_before else cells + more[1:]
+        last, i = i, i + 1 + gap
+    return cells, last + 1
+
+
+def _is_head(word: str) -> bool:
+    """Whether a cell may be a register's column head: a short word, no number or colon in it."""
+    return len(word) <= _HEAD_CHARS and not _DIGIT.search(word) and not _COLON.search(word)
+
+
+def _register_heads(line: str, vocab: Vocabulary) -> bool:
+    """Whether a line is a printed register's column heads: three or more of them, a label among them."""
+    words = _NON_BLANK_RUN.findall(line)
+    return len(words) >= 3 and all(_is_head(w) and _WORD.search(w) for w in words) and any(w in vocab.labels for w in words)
+
+
 def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
     """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男).
 
@@ -315,28 +371,51 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
+    # a double-spaced text puts one blank line after every line: rows stand two lines apart
+    filled = [n for n, line in enumerate(lines[:-1]) if line.strip()]
+    gap = int(len(filled) > 2 and sum(not lines[n + 1].strip() for n in filled) >= 0.8 * len(filled))
     for i, line in enumerate(lines[:-1]):
         by_blanks = "\t" not in line
-        if by_blanks and not _all_labels(line, vocab):
+        if by_blanks and not (_all_labels(line, vocab) or _register_heads(line, vocab)):
             continue
-        heads = ["".join(c.split()) for _, c in _cells(line, by_blanks)]
+        # a header row's every cell is a word, so a cut one ends with its tab (医师签名\t / 护士签名)
+        cut = line.endswith("\t") and i + 1 + gap < len(lines) and "\t" not in lines[i + 1 + gap]
+        head, row = _row(lines, starts, i, by_blanks, len(line.split("\t")) + cut, gap)
+        heads = ["".join(c.split()) for _, c in head]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
+        if not columns:
+            continue
         # A header row is mostly labels: a key and its value side by side (姓名\t陈某) is none, and
-        # the row under it (性别\t男) holds the next key, not a name.
+        # the row under it (性别\t男) holds the next key, not a name. Or it is a register's column
+        # heads (开始日期\t时间\t医嘱内容\t医师签名\t护士签名 over one order a row): three or more
+        # short words, no number among them; then every row below holds values, and a cell is
+        # taken only if it has its column's shape (a name under 医师签名, not a time).
         named = [h for h in heads if h]
-        if 2 * sum(bool(vocab.key_at.fullmatch(h)) for h in named) <= len(named):
+        register = len(named) >= 3 and all(_is_head(h) for h in named)
+        mostly_labels = 2 * sum(bool(vocab.key_at.fullmatch(h)) for h in named) > len(named)
+        if not mostly_labels and not register:
             continue
+        register = register and not mostly_labels  # a record's header table has one row of values
         # the row below, past the one blank line a double-spaced text puts between any two lines
-        row = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
-        below = lines[row]
-        cells = _cells(below, by_blanks)
-        if not columns or (by_blanks and len(cells) != len(heads)) or (not by_blanks and "\t" not in below):
-            continue
-        for j, (at, cell) in enumerate(cells):
-            value = cell.strip()
-            if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:
-                a = starts[row] + at + cell.index(value)
+        row = row + 1 if row < len(lines) - 1 and not lines[row].strip() else row
+        while row < len(lines):
+            if not by_blanks and "\t" not in lines[row]:
+                break
+            cells, after = _row(lines, starts, row, by_blanks, len(heads), gap)
+            # printed, a register's row ends early where its last cells are empty
+            if by_blanks and (len(cells) > len(heads) or (len(cells) < len(heads) and not register)):
+                break
+            for j, (at, cell) in enumerate(cells):
+                value = cell.strip()
+                if j not in columns or not value or set(value) <= _BLANK or "".join(value.split()) in vocab.words:
+                    continue
+                if register and not vocab.shapes[columns[j][1]].fullmatch(value):
+                    continue
+                a = at + cell.index(value)
                 found.append((a, a + len(value), *columns[j]))
+            if not register or len(cells) > len(heads):
+                break
+            row = after + gap
     return found
 
 
@@ -382,6 +461,15 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
         while m := pattern.search(text, pos):
             a, b = m.span("value")
             pos = m.end()
+            if group == "phi_name":
+                # a title before the name (接收人：护士韦某, 术者：主刀医师甲): the name is what follows
+                # it, if it begins with a surname (主治医师：患者病情平稳 is what the physician said)
+                titled = False
+                while lead := vocab.title.match(text, a):
+                    shape = vocab.shapes[group].match(text, lead.end())
+                    a, b, titled = lead.end(), shape.end() if shape else lead.end(), True
+                if vocab.not_name.match(text, a) or (titled and not vocab.surname.match(text, a)):
+                    continue
             if vocab.key_at.match(text, a):
                 continue  # a label where the value should be: a header row, a blank field
             if group in _CUT_AT_NEXT_FIELD and (group != "phi_number" or _LETTER_AFTER_DIGIT.search(text, a, b)):
@@ -392,6 +480,12 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
             value = text[a:b].rstrip(" \t\u3000-－")
             if group == "phi_name" and len(_HAN.findall(value)) < 2 and not _LATIN_NAME_AT.fullmatch(value):
                 continue
+            if (group == "phi_name" and (m.re in vocab.label_patterns or _COLON.search(text, m.end("label"), a))
+                    and _HAN.match(text, a + len(value)) and not _FIELD_AHEAD.match(text, a + len(value))):
+                # the words run on into no field: a sentence, not a name, unless a shorter one led by a
+                # surname ends where a name may (郝某某之女)
+                value = next((value[:k] for k in (3, 2) if vocab.name_end.match(text, a + k)), "")
+                value = value if vocab.surname.match(value) else ""
             if value and not set(value) <= _BLANK:
                 found.append((a, a + len(value), placeholder, group))
                 if group == "phi_address" and (more := _continued_address(text, a + len(value),
@@ -479,7 +573,13 @@ def phi_edits(text: str, vocab: Vocabulary | None = None, known: Mapping[str, st
     view = view_of(text)
     if not view.identity:
         for a, b, placeholder, group in _found(view.text, vocab):
-            found.append((view.to_text(a), view.end_to_text(b), placeholder, group))
+            # the text around a value the view read as a table's cell keeps its border (| 陈某 |)
+            ta, tb = view.to_text(a), view.end_to_text(b)
+            while ta < tb and text[ta] in _BORDER:
+                ta += 1
+            while tb > ta and text[tb - 1] in _BORDER:
+                tb -= 1
+            found.append((ta, tb, placeholder, group))
             values.setdefault(view.text[a:b], placeholder)
             groups.setdefault(view.text[a:b], group)
     found += _repeats(text, values, groups)

@@ -33,14 +33,16 @@ class MaskingRecord:
     hide: tuple[str, ...]  # every value no output may hold
     title: str
     page_header: str
-    lost_without_blanks: tuple[str, ...]
+    lost: dict[str, tuple[str, ...]]  # layout -> values known to reach the output there (records.yaml says why)
+    keep: tuple[str, ...]  # clinical text, column heads and titles masking must leave alone
 
 
 def masking_records() -> list[MaskingRecord]:
     rows = yaml.safe_load((DATA / "records.yaml").read_text(encoding="utf-8"))
     return [MaskingRecord(r["id"], r["file"], r["text"], tuple(str(v) for v in r["hide"]),
                           r.get("title") or Path(r["file"]).stem, r["page_header"],
-                          tuple(str(v) for v in r.get("lost_without_blanks", ()))) for r in rows]
+                          {k: tuple(map(str, v)) for k, v in (r.get("lost") or {}).items()},
+                          tuple(str(v) for v in r.get("keep", ()))) for r in rows]
 
 
 def fields_of(line: str) -> list[tuple[str, str]] | None:
@@ -64,7 +66,7 @@ def to_docx_form(rec: MaskingRecord) -> bytes:
     document = docx.Document()
     document.sections[0].header.paragraphs[0].text = rec.page_header
     lines = rec.text.rstrip("\n").split("\n")
-    first_field = next(i for i, line in enumerate(lines) if fields_of(line))
+    first_field = next((i for i, line in enumerate(lines) if fields_of(line)), len(lines))
     document.add_heading(lines[0], level=1)
     for line in lines[1:first_field]:
         document.add_paragraph(line)
@@ -77,11 +79,12 @@ def to_docx_form(rec: MaskingRecord) -> bytes:
         else:  # a value's second line: a line break inside its cell
             cells[-1] = (cells[-1][0], f"{cells[-1][1]}\n{lines[i].strip()}")
         i += 1
-    table = document.add_table(rows=(len(cells) + 1) // 2, cols=4)
-    for n, (label, value) in enumerate(cells):
-        row, col = divmod(n, 2)
-        table.cell(row, 2 * col).text = label
-        table.cell(row, 2 * col + 1).text = value
+    if cells:
+        table = document.add_table(rows=(len(cells) + 1) // 2, cols=4)
+        for n, (label, value) in enumerate(cells):
+            row, col = divmod(n, 2)
+            table.cell(row, 2 * col).text = label
+            table.cell(row, 2 * col + 1).text = value
     for line in lines[i:]:
         document.add_paragraph(line)
     props = document.core_properties
@@ -122,7 +125,6 @@ def to_pdf_form(rec: MaskingRecord) -> bytes:
 
 RELAYOUTS = ("nospace", "wrap36", "nospace_wrap36", "oneline_paras", "pdftotext_blocks", "justified_wrap36",
              "dblank_wrap36")
-_NO_BLANKS = {"nospace", "nospace_wrap36"}
 FORMS: dict[str, tuple[Callable[[MaskingRecord], bytes], str]] = {
     "docx_form": (to_docx_form, ".docx"), "pdf_form": (to_pdf_form, ".pdf")}
 LAYOUTS = ("as_written", *RELAYOUTS, *RENDERINGS, *FORMS)
@@ -133,9 +135,10 @@ def squash(value: object) -> str:
     return "".join(c for c in str(value) if not c.isspace() and c not in "-－")
 
 
-def leaked(rec: MaskingRecord, outputs: dict[str, str], layout: str = "as_written") -> set[tuple[str, str]]:
-    """(output, value) for every value of ``rec`` one of ``outputs`` holds."""
-    lost = set(rec.lost_without_blanks) if layout in _NO_BLANKS else set()
+def leaked(rec: MaskingRecord, outputs: dict[str, str], *layouts: str) -> set[tuple[str, str]]:
+    """(output, value) for every value of ``rec`` one of ``outputs`` holds, but for those known
+    to reach it in ``layouts`` (the outputs' files were in those layouts)."""
+    lost = {value for layout in layouts for value in rec.lost.get(layout, ())}
     return {(name, value) for name, blob in outputs.items() for value in rec.hide
             if value not in lost and squash(value) in squash(blob)}
 

@@ -40,6 +40,14 @@ def test_no_value_reaches_any_field_of_the_api_result(layout, tmp_path):
     assert found == {}
 
 
+def test_what_is_no_identifying_value_stays_as_written(tmp_path):
+    """A speaker's words after a staff label (护士长：护理方面…), a register's column heads (护士签名,
+    切口愈合等级) and a title that is no name (病史陈述者：患者本人) are not masked."""
+    masked = {rec.id: [kept for kept in rec.keep if kept not in api_outputs(write(rec, "as_written", tmp_path))["text"]]
+              for rec in RECORDS if rec.keep}
+    assert masked == {rec.id: [] for rec in RECORDS if rec.keep}
+
+
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory) -> Path:
     """Every record as text, as the hospital system's DOCX and as its PDF, in a folder named after a patient."""
@@ -57,7 +65,8 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def _all_values(outputs: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
-    return {rec.id: sorted(found) for rec in RECORDS if (found := leaked(rec, outputs))}
+    """The values of every record (read as written and in the hospital system's forms) in ``outputs``."""
+    return {rec.id: sorted(found) for rec in RECORDS if (found := leaked(rec, outputs, "as_written", *FORMS))}
 
 
 def test_no_value_reaches_the_cli_outputs_manifest_or_log(inputs, tmp_path):
