@@ -3,11 +3,14 @@
 What counts as identifying is vocabulary, read from the ``phi_*`` term groups of
 the medical-record rule file; this module keeps only the machinery:
 
-1. **Labelled values**: a field group's label, a separator (colon, spaces, a tab)
-   and a value of the group's shape (a name, a phone, a number, a date …):
-   ``姓　　名：陈 志强``, ``联系人：周某``, ``ID:P0123``, ``住院号A123``.
+1. **Labelled values**: a field group's label, a separator (colon, spaces, a tab, a
+   cell border) and a value of the group's shape (a name, Latin letters too, a phone, a
+   number, a date …): ``姓　　名：陈 志强``, ``联系人（女儿）：周某``, ``Name: Zhang Wei``,
+   ``ID:P0123``, ``住院号A123``; a signer under the label (``医师签名：`` / ``李某``); an
+   address's second line.
 2. **Table columns**: a tab row whose cell is a label (``姓名\\t性别``) labels the
-   cell below it.
+   cell below it, also a printed one (cells set apart by blanks); a register's column
+   heads (``医师签名\\t护士签名``) label the cells of every row below.
 3. **Role words**: ``其子陈某陪同``, ``患者陈某，男`` (a surname-led name that ends where
    the sentence goes on), ``生于1980年3月``; and suffixes (``1980年3月1日出生``).
 4. **Patterns** with no label: mobile and landline phones in their common
