@@ -18,7 +18,13 @@ Measured:
   target is none;
 * false masks: masked spans that overlap no injected identifier (doses, lab values,
   admission dates, names of nothing);
-* the patient's name in any chunk's ``source``.
+* the patient's name in any chunk's ``source``;
+* adversarial records (tests/data/phi/records.yaml, tests/masking_forms.py: two-column headers,
+  an address over two lines, signers under their label, English labels, printed tables, page
+  headers, names in titles and file names): their values found in any field of the API's result
+  (text, parents, path, metadata, source, context_text, title, document metadata), per layout:
+  as written, seven re-layouts, six renderings, a hospital system's DOCX and PDF. The target is
+  none but the known limits the records list (``lost``, each with its reason).
 
     python benchmarks/bench_phi.py [--records 240] [--seed 7] [--docx-every 10]
 
@@ -40,6 +46,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from domainchunk.batch import Batch, Options, collect_inputs, run_batch, side_files  # noqa: E402
 from domainchunk.phi import phi_edits, vocabulary  # noqa: E402
+from masking_forms import LAYOUTS, api_outputs, leaked, masking_records, write  # noqa: E402
 from phi_records import Record, records, to_docx  # noqa: E402
 
 
@@ -105,6 +112,23 @@ def output_leaks(recs: list[Record], docx_every: int, workdir: Path) -> dict:
             "leaks": leaks, "header_leaks": header_leaks, "names_in_source": names_in_source}
 
 
+def adversarial_leaks(workdir: Path) -> tuple[int, dict[str, Counter]]:
+    """The adversarial records' values, and per layout the leaked ones counted by output field."""
+    recs = masking_records()
+    by_layout: dict[str, Counter] = {}
+    for layout in LAYOUTS:
+        folder = workdir / layout
+        folder.mkdir()
+        fields: Counter = Counter()
+        for rec in recs:
+            found = leaked(rec, api_outputs(write(rec, layout, folder)))
+            fields.update(name for name, _ in found if name != "records")
+            fields["values"] += len(values := {value for _, value in found})
+            fields["known"] += len(values & set(rec.lost.get(layout, ())))
+        by_layout[layout] = fields
+    return sum(len(r.hide) for r in recs), by_layout
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--records", type=int, default=240)
@@ -127,7 +151,14 @@ def main() -> None:
           f"patient names in source: {out['names_in_source']}")
     for (kind, layout, suffix), c in sorted(out["leaks"].items()):
         print(f"  leaked {c:3d}  {kind:<10} {layout} ({suffix})")
-    met = 1 - m / n >= 0.995 and out["header_leaks"] == 0 and out["names_in_source"] == 0
+    with tempfile.TemporaryDirectory() as tmp:
+        values, adversarial = adversarial_leaks(Path(tmp))
+    print(f"adversarial records: {values} values; leaked per layout (values, of them known limits, then by field):")
+    for layout, fields in adversarial.items():
+        by_field = " ".join(f"{k}:{c}" for k, c in sorted(fields.items()) if k not in ("values", "known"))
+        print(f"  {layout:<17} {fields['values']:3d} {fields['known']:3d}  {by_field}")
+    met = (1 - m / n >= 0.995 and out["header_leaks"] == 0 and out["names_in_source"] == 0
+           and not any(f["values"] - f["known"] for f in adversarial.values()))
     print("target met" if met else "target NOT met")
 
 

@@ -3,11 +3,14 @@
 What counts as identifying is vocabulary, read from the ``phi_*`` term groups of
 the medical-record rule file; this module keeps only the machinery:
 
-1. **Labelled values**: a field group's label, a separator (colon, spaces, a tab)
-   and a value of the group's shape (a name, a phone, a number, a date …):
-   ``姓　　名：陈 志强``, ``联系人：周某``, ``ID:P0123``, ``住院号A123``.
+1. **Labelled values**: a field group's label, a separator (colon, spaces, a tab, a
+   cell border) and a value of the group's shape (a name, Latin letters too, a phone, a
+   number, a date …): ``姓　　名：陈 志强``, ``联系人（女儿）：周某``, ``Name: Zhang Wei``,
+   ``ID:P0123``, ``住院号A123``; a signer under the label (``医师签名：`` / ``李某``); an
+   address's second line.
 2. **Table columns**: a tab row whose cell is a label (``姓名\\t性别``) labels the
-   cell below it.
+   cell below it, also a printed one (cells set apart by blanks); a register's column
+   heads (``医师签名\\t护士签名``) label the cells of every row below.
 3. **Role words**: ``其子陈某陪同``, ``患者陈某，男`` (a surname-led name that ends where
    the sentence goes on), ``生于1980年3月``; and suffixes (``1980年3月1日出生``).
 4. **Patterns** with no label: mobile and landline phones in their common
@@ -42,21 +45,29 @@ from .view import view_of
 Edit = tuple[int, int, str]  # replace text[start:end] by the string
 
 _SP = r"[ \t\u3000]"
-_PUNCT_END = r"(?=[\s，,。；;、：:）)！!？?\]]|$)"
+# where a name after a role word ends: a mark, a blank, or a bracket opening a remark (其子陈某（电话…）)
+_PUNCT_END = r"(?=[\s，,。；;、：:（()）！!？?\]]|$)"
+
+# A name in Latin letters, as an English label (Name:, Patient Name:) or a foreign patient's record
+# writes it: two or three capitalised words (Zhang Weiming, ZHANG Wei, Li-Na Wang), run together
+# where an extraction lost the spaces (ZhangWeiming); one word alone is too often the form's next
+# English label.
+_LATIN_NAME = r"[A-Z][A-Za-z]+(?:[ \-']?[A-Z][A-Za-z]+){1,2}(?![A-Za-z])"
 
 # The value each field group's labels introduce. A name may be spaced (陈 志强, 陈 志 强) or carry
 # a · (minority names). Names, addresses and employers are cut after the match where another
 # field's label begins (姓名：陈某性别：男): a lookahead for every label at every character
 # would make each pattern take a second to compile.
 _SHAPES: dict[str, str] = {
-    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?)",
+    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?|{LATIN_NAME})",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
     "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
     # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
     # a comma or the next field's label
     "phi_address": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
     "phi_org": r"[\p{{Han}}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*",
-    "phi_number": r"(?=[\w\-]{{3}})[A-Za-z]{{0,4}}[\-_#]?\d[\dA-Za-z\-_]*",
+    # letters, a dash or # and digits (ZY-0413, 0013); also in groups of three or more digits (ZY 2026 0413)
+    "phi_number": r"(?=[\w\- ]{{3}})[A-Za-z]{{0,4}}[ \-_#]?\d[\dA-Za-z\-_]*(?: \d{{3,}}(?![\d.]))*",
     "phi_date": r"(?:\d{{4}}{SP}*[-/.年]{SP}*\d{{1,2}}(?:{SP}*[-/.月]{SP}*\d{{1,2}}{SP}*日?|{SP}*月)?|\d{{8}})(?!\d)",
     "phi_email": r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+",
 }
@@ -69,7 +80,14 @@ _SHAPES: dict[str, str] = {
 # the next line (past one blank line when the text is double-spaced) is the field's. A name,
 # address or employer is not taken so: the next line may be the form's next heading.
 # Markdown bold around a label (**住院号**：), its marks full-width too where a 半角转全角 pass ran.
-_SEP = r"(?:[*＊】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*[*＊]{{0,2}}{SP}*|】{SP}*|{SP}+|{SP}*(?:为|是){SP}*{GLUED})"
+# Before the colon a label may carry a remark in brackets (联系人（女儿）：, 电话（手机）：) or a second
+# label after a slash, whose value follows the first's (联系人/电话：王某/139…); a table's cell border
+# may stand between a label and its value (| 姓名 | 陈某 |). A name after a label must end there
+# (a blank, a mark, the next field, 日期： too): 主任医师（肾内科）：患者大量… and 护士长：护理方面已…
+# open a speaker's words, and Ⅱ助\t切口愈合等级 is a table's next column head.
+_QUALIFIER = r"(?P<qualifier>[（(][^）)\n:：]{{1,8}}[）)]|[/／][\p{{Han}}A-Za-z]{{1,8}})?"
+_SEP = (r"(?:[*＊】]{{0,2}}{SP}*" + _QUALIFIER + r"[*＊】]{{0,2}}{SP}*[:：]{SP}*{NL}(?:为|是)?{SP}*[*＊]{{0,2}}{SP}*"
+        r"|】{SP}*|(?P<gap>{SP}+|{SP}*[|│]{SP}*)|{SP}*(?:为|是){SP}*{GLUED})")
 _NEXT_LINE = r"(?:\n{SP}*){{0,2}}"  # the line after, or the one after a double-spaced text's blank line
 _ON_NEXT_LINE = frozenset({"phi_number", "phi_id_card", "phi_phone", "phi_date", "phi_email"})
 _GLUED_SEP = {"phi_number": r"|{SP}*[#＃]{SP}*|{SP}*No\.?{SP}*|", "phi_id_card": "|", "phi_phone": "|", "phi_date": "|",
@@ -119,6 +137,13 @@ class Vocabulary:
     group_of: dict[str, str]  # placeholder -> field group
     next_field: regex.Pattern  # where another field's label begins (the label and its colon)
     key_at: regex.Pattern  # a label standing where a value should (a table's header row: 姓名 性别)
+    words: frozenset[str]  # every label a header line may hold, identifying or not, blanks left out
+    shapes: dict[str, regex.Pattern]  # field group -> its value's shape
+    title: regex.Pattern  # a label or role word opening a name's place (接收人：护士韦某, 术者：主刀医师甲)
+    not_name: regex.Pattern  # words that begin with a surname but are no name (康复治疗师)
+    surname: regex.Pattern  # a common surname (phi_surname)
+    name_end: regex.Pattern  # words a name may run into (之女, 的, 男)
+    label_patterns: frozenset[regex.Pattern]  # the labelled ones, not the role words
 
 
 def _listed(terms: Mapping[str, Mapping[str, list[str]]], group: str) -> str:
@@ -158,11 +183,16 @@ def vocabulary(rules: RuleFile | None = None) -> Vocabulary:
     return _CACHE[key]
 
 
-def _field_labels(terms: Mapping[str, Mapping[str, list[str]]]) -> str:
-    """An alternation of every label of a header line the vocabulary knows: the field groups'
-    placeholders and aliases, and the fields that are not identifying."""
+def _label_words(terms: Mapping[str, Mapping[str, list[str]]]) -> set[str]:
+    """Every label of a header line the vocabulary knows: the field groups' placeholders and
+    aliases, and the fields that are not identifying."""
     words = {w for g in FIELD_GROUPS for p, aliases in terms.get(g, {}).items() for w in (p, *aliases)}
-    words |= {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+    return words | {w for aliases in terms.get("phi_other_field", {}).values() for w in aliases}
+
+
+def _field_labels(terms: Mapping[str, Mapping[str, list[str]]]) -> str:
+    """An alternation of every label of a header line the vocabulary knows (``_label_words``)."""
+    words = _label_words(terms)
     return _alternation({w: [] for w in words}) if words else "(?!)"
 
 
@@ -184,7 +214,8 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     next_field = regex.compile(rf"{keys}[*＊】]{{0,2}}{_SP}*[:：]", regex.V0)
     key_at = regex.compile(rf"{keys}(?:{_SP}|[*＊】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
-    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}"}
+    not_name = _listed(terms, "phi_not_name")
+    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}", "LATIN_NAME": _LATIN_NAME}
     # A Latin label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE);
     # a Han label may follow a Latin value with no space (…@example.com住址：).
     bound = r"(?!(?<=[A-Za-z])[A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
@@ -197,13 +228,18 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
         for placeholder, aliases in vocab.items():
             group_of[placeholder] = group
             alt = _alternation({placeholder: aliases})
-            labelled.append((regex.compile(bound.format(alt=alt) + sep + f"(?P<value>{shape})", regex.V0),
-                             placeholder, group))
+            value = f"{sep}(?P<value>{shape})"
+            if group == "phi_name":
+                # A signature block signs under its label (医师签名： / 易某某): a name on the line after
+                # a colon that ends its line, if that line holds nothing else (or the date signed) and
+                # the name begins with a surname (a heading there, 主诉 or 查体, does not).
+                value = (rf"(?:{value}|[*＊】]{{0,2}}{_SP}*[:：]{_SP}*{_NEXT_LINE.format(SP=_SP)}(?<=\n{_SP}*)"
+                         rf"(?!{not_name})(?P<value>{surnames}\p{{Han}}{{1,2}})(?={_SP}*(?:\r?\n|$)|{_SP}+\d{{4}}[-/.年]))")
+            labelled.append((regex.compile(bound.format(alt=alt) + value, regex.V0), placeholder, group))
             for w in (placeholder, *aliases):
                 labels[regex.sub(r"\s+", "", w)] = (placeholder, group)
 
     name_end = _listed(terms, "phi_name_end")
-    not_name = _listed(terms, "phi_not_name")
     roles, suffixes = [], []
     for placeholder, words in terms.get("phi_role", {}).items():
         owner = group_of.get(placeholder)
@@ -233,19 +269,104 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
                 raise RuleError(where, f"terms.phi_pattern: unknown pattern {name!r} (known: {', '.join(PATTERNS)})")
             pattern, check = PATTERNS[name]
             free.append((placeholder, pattern, check))
-    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at)
+    label_words = _label_words(terms)
+    shapes = {g: regex.compile(_SHAPES[g].format(**fill), regex.V0) for g in FIELD_GROUPS}
+    titles = label_words | {w for p, ws in terms.get("phi_role", {}).items() if group_of.get(p) == "phi_name" for w in ws}
+    title = regex.compile(_alternation({w: [] for w in titles}) if titles else "(?!)", regex.V0)
+    return Vocabulary(tuple(labelled), tuple(roles), tuple(suffixes), tuple(free), labels, group_of, next_field, key_at,
+                      frozenset("".join(w.split()) for w in label_words), shapes, title,
+                      regex.compile(not_name, regex.V0), regex.compile(surnames, regex.V0),
+                      regex.compile(name_end, regex.V0), frozenset(p for p, _, _ in labelled))
 
 
 # ---------------------------------------------------------------- finding values
 
 _BLANK = set("*＿_-—－ ")
-_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org"}
+_BLANKS = " \t\u3000"
+_BORDER = set("|│ \t\u3000")
+# values that may run into the next field's label: names, addresses and employers into a Han one
+# (姓名：陈某性别：男), a number into a Latin one (ID: P0417MRN: 0073, where a copy joined the lines)
+_CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org", "phi_number"}
 _LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (住　院　号：)
 _HAN = regex.compile(r"\p{Han}")
+_LATIN_NAME_AT = regex.compile(_LATIN_NAME)
+_COLON = re.compile(r"[:：]")
+# the next field's label and colon (known to the vocabulary or not: 日期：) right after a value
+_FIELD_AHEAD = regex.compile(r"[^\s:：，,。；;、]{1,8}[:：]")
+_HEAD_CHARS = 8  # a register's column head is a short word or two (手术及操作名称 is seven)
+_LETTER_AFTER_DIGIT = regex.compile(r"\d[\d\-_]*[A-Za-z]")  # a number run into a Latin label (0417MRN)
+_NON_BLANK_RUN = re.compile(r"[^ \t\u3000]+")
+_WORD = regex.compile(r"[\p{Han}A-Za-z]")  # a head has a word in it, not a table's border alone
+_DIGIT = re.compile(r"\d")
+_SENTENCE_MARK = re.compile(r"[，,。；;！!？?]")
+# a line (past one blank line) that opens with a field's label and its colon: the header block goes on
+_NEXT_FIELD_LINE = re.compile(r"(?:[ \t\u3000]*\r?\n)?[ \t\u3000]*[^\s:：，。]{1,12}[:：]")
+# a house number cut off to the next line (266号, 3-201室), not a list item (1. 1、 1）) nor a date or time
+_HOUSE_NUMBER = re.compile(r"\d+(?![\d.．、)）:：/年月日时])")
+# the second line of an address: up to a wide gap (the next column), a comma or the line's end
+_ADDRESS_PART = regex.compile(r"[\p{Han}A-Za-z0-9][^\n\t\[\]，,;；。|│:：]*?(?=[ \u3000]{2}|\t|[，,;；。]|\r?$)", regex.M)
+
+
+def _cells(line: str, by_blanks: bool) -> list[tuple[int, str]]:
+    """(offset, cell) of a table row: its tab-separated cells, or its blank-separated ones."""
+    if not by_blanks:
+        out, at = [], 0
+        for cell in line.split("\t"):
+            out.append((at, cell))
+            at += len(cell) + 1
+        return out
+    return [(m.start(), m.group()) for m in _NON_BLANK_RUN.finditer(line)]
+
+
+def _all_labels(line: str, vocab: Vocabulary) -> bool:
+    """Whether a line is two or more labels set apart by blanks and nothing else (姓名 性别 年龄)."""
+    n = 0
+    for m in _NON_BLANK_RUN.finditer(line):
+        if m.group().rstrip(":：*＊") not in vocab.words:
+            return False
+        n += 1
+    return n >= 2
+
+
+def _row(lines: list[str], starts: list[int], i: int, by_blanks: bool, width: int,
+         gap: int = 0) -> tuple[list[tuple[int, str]], int]:
+    """The cells of the table row on line ``i`` (with their offsets in the text) and the line after it.
+
+    A hard wrap (a PDF's text) may cut a tab row at a cell's border: the line ends with the tab
+    (…\t宁某\t / 庞某) or the next one starts with it (…\t08:00 / \t宁某\t庞某). Such lines are one row
+    while the row has fewer than ``width`` cells, the header's; ``gap`` blank lines (a double-spaced
+    text's one) may stand between them.
+    """
+    cells = [(starts[i] + at, cell) for at, cell in _cells(lines[i], by_blanks)]
+    last, i = i, i + 1 + gap
+    while not by_blanks and i < len(lines) and lines[i].strip() and len(cells) < width:
+        cut_before, cut_after = lines[last].endswith("\t"), lines[i].startswith("\t")
+        more = [(starts[i] + at, cell) for at, cell in _cells(lines[i], False)]
+        if cut_before == cut_after or len(cells) + len(more) - 1 > width:
+            break
+        cells = cells[:-1] + more if cut_before else cells + more[1:]
+        last, i = i, i + 1 + gap
+    return cells, last + 1
+
+
+def _is_head(word: str) -> bool:
+    """Whether a cell may be a register's column head: a short word, no number or colon in it."""
+    return len(word) <= _HEAD_CHARS and not _DIGIT.search(word) and not _COLON.search(word)
+
+
+def _register_heads(line: str, vocab: Vocabulary) -> bool:
+    """Whether a line is a printed register's column heads: three or more of them, a label among them."""
+    words = _NON_BLANK_RUN.findall(line)
+    return len(words) >= 3 and all(_is_head(w) and _WORD.search(w) for w in words) and any(w in vocab.labels for w in words)
 
 
 def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
-    """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男)."""
+    """Cells under a header cell that is a label (姓名\\t性别 / 陈某\\t男).
+
+    A table printed to PDF (or typed with spaces) reads back as cells set apart by blanks
+    (姓名 性别 年龄 / 陈某 男 45岁): a row of labels alone and nothing else is a header row
+    there, and the row below, if it has as many cells, holds their values column by column.
+    """
     found = []
     lines = text.split("\n")
     pos = 0
@@ -253,47 +374,126 @@ def _table_values(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
+    # a double-spaced text puts one blank line after every line: rows stand two lines apart
+    filled = [n for n, line in enumerate(lines[:-1]) if line.strip()]
+    gap = int(len(filled) > 2 and sum(not lines[n + 1].strip() for n in filled) >= 0.8 * len(filled))
     for i, line in enumerate(lines[:-1]):
-        if "\t" not in line:
+        by_blanks = "\t" not in line
+        if by_blanks and not (_all_labels(line, vocab) or _register_heads(line, vocab)):
             continue
-        heads = [regex.sub(r"\s+", "", c) for c in line.split("\t")]
+        # a header row's every cell is a word, so a cut one ends with its tab (医师签名\t / 护士签名)
+        cut = line.endswith("\t") and i + 1 + gap < len(lines) and "\t" not in lines[i + 1 + gap]
+        head, row = _row(lines, starts, i, by_blanks, len(line.split("\t")) + cut, gap)
+        heads = ["".join(c.split()) for _, c in head]
         columns = {j: vocab.labels[h] for j, h in enumerate(heads) if h in vocab.labels}
+        if not columns:
+            continue
         # A header row is mostly labels: a key and its value side by side (姓名\t陈某) is none, and
-        # the row under it (性别\t男) holds the next key, not a name.
+        # the row under it (性别\t男) holds the next key, not a name. Or it is a register's column
+        # heads (开始日期\t时间\t医嘱内容\t医师签名\t护士签名 over one order a row): three or more
+        # short words, no number among them; then every row below holds values, and a cell is
+        # taken only if it has its column's shape (a name under 医师签名, not a time).
         named = [h for h in heads if h]
-        if 2 * sum(bool(vocab.key_at.fullmatch(h)) for h in named) <= len(named):
+        register = len(named) >= 3 and all(_is_head(h) for h in named)
+        mostly_labels = 2 * sum(bool(vocab.key_at.fullmatch(h)) for h in named) > len(named)
+        if not mostly_labels and not register:
             continue
+        register = register and not mostly_labels  # a record's header table has one row of values
         # the row below, past the one blank line a double-spaced text puts between any two lines
-        row = i + 2 if not lines[i + 1].strip() and i + 2 < len(lines) else i + 1
-        below = lines[row]
-        if not columns or "\t" not in below:
-            continue
-        cell_start = starts[row]
-        for j, cell in enumerate(below.split("\t")):
-            value = cell.strip()
-            if j in columns and value and not set(value) <= _BLANK and regex.sub(r"\s+", "", value) not in vocab.labels:
-                a = cell_start + cell.index(value)
+        row = row + 1 if row < len(lines) - 1 and not lines[row].strip() else row
+        while row < len(lines):
+            if not by_blanks and "\t" not in lines[row]:
+                break
+            cells, after = _row(lines, starts, row, by_blanks, len(heads), gap)
+            # printed, a register's row ends early where its last cells are empty
+            if by_blanks and (len(cells) > len(heads) or (len(cells) < len(heads) and not register)):
+                break
+            for j, (at, cell) in enumerate(cells):
+                value = cell.strip()
+                if j not in columns or not value or set(value) <= _BLANK or "".join(value.split()) in vocab.words:
+                    continue
+                if register and not vocab.shapes[columns[j][1]].fullmatch(value):
+                    continue
+                a = at + cell.index(value)
                 found.append((a, a + len(value), *columns[j]))
-            cell_start += len(cell) + 1
+            if not register or len(cells) > len(heads):
+                break
+            row = after + gap
     return found
+
+
+def _continued_address(text: str, end: int, label_line: int, vocab: Vocabulary) -> tuple[int, int] | None:
+    """The span of an address's second line, when the value ending at ``end`` runs on there.
+
+    A form's narrow value column breaks a long address: the rest stands on the next line (past
+    the blank line of a double-spaced text) indented under the value (住址：东川省青禾市 /
+    ``　　　　　明德区…``), starts with the house number the break cut off (…长乐路 / 266号), or
+    (its indent lost to a reader) is a line with a number and no colon between two fields of a
+    header block. A line with a colon is the next field; one no deeper than the label's line and
+    without a number, a paragraph or a heading.
+    """
+    line_end = text.find("\n", end)
+    if line_end < 0 or text[end:line_end].strip(_BLANKS):
+        return None
+    start = line_end + 1
+    if text.startswith("\n", start) or text.startswith("\r\n", start):
+        start = text.find("\n", start) + 1
+    stop = text.find("\n", start)
+    line = text[start : len(text) if stop < 0 else stop].rstrip("\r")
+    body = line.lstrip(_BLANKS)
+    if not body or _COLON.search(body) or vocab.key_at.match(body):
+        return None
+    indent = len(line) - len(body)
+    own_indent = len(text[label_line:]) - len(text[label_line:].lstrip(_BLANKS))
+    after = _NEXT_FIELD_LINE.match(text, len(text) if stop < 0 else stop + 1)
+    if not (indent >= own_indent + 2 or _HOUSE_NUMBER.match(body)
+            or (after and _DIGIT.search(body) and not _SENTENCE_MARK.search(body))):
+        return None
+    value = _ADDRESS_PART.match(body)
+    if value is None:
+        return None
+    a = start + indent
+    return a, a + len(value.group().rstrip(_BLANKS))
 
 
 def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
     """(start, end, placeholder, group) of every value the labels, roles and patterns find."""
     found: list[tuple[int, int, str, str]] = []
     for pattern, placeholder, group in (*vocab.labelled, *vocab.roles, *vocab.suffixes):
-        for m in pattern.finditer(text):
+        pos = 0
+        while m := pattern.search(text, pos):
             a, b = m.span("value")
+            pos = m.end()
+            if group == "phi_name":
+                # a title before the name (接收人：护士韦某, 术者：主刀医师甲): the name is what follows
+                # it, if it begins with a surname (主治医师：患者病情平稳 is what the physician said)
+                titled = False
+                while lead := vocab.title.match(text, a):
+                    shape = vocab.shapes[group].match(text, lead.end())
+                    a, b, titled = lead.end(), shape.end() if shape else lead.end(), True
+                if vocab.not_name.match(text, a) or (titled and not vocab.surname.match(text, a)):
+                    continue
             if vocab.key_at.match(text, a):
                 continue  # a label where the value should be: a header row, a blank field
-            if group in _CUT_AT_NEXT_FIELD:
+            if group in _CUT_AT_NEXT_FIELD and (group != "phi_number" or _LETTER_AFTER_DIGIT.search(text, a, b)):
                 nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
-                b = nxt.start() if nxt and nxt.start() < b else b
+                if nxt and nxt.start() < b:
+                    # the next field's label may be this pattern's too (检验者：韩某审核者：廖某)
+                    b = pos = nxt.start()
             value = text[a:b].rstrip(" \t\u3000-－")
-            if group == "phi_name" and len(_HAN.findall(value)) < 2:
+            if group == "phi_name" and len(_HAN.findall(value)) < 2 and not _LATIN_NAME_AT.fullmatch(value):
                 continue
+            if (group == "phi_name" and (m.re in vocab.label_patterns or _COLON.search(text, m.end("label"), a))
+                    and _HAN.match(text, a + len(value)) and not _FIELD_AHEAD.match(text, a + len(value))):
+                # the words run on into no field: a sentence, not a name, unless a shorter one led by a
+                # surname ends where a name may (郝某某之女)
+                value = next((value[:k] for k in (3, 2) if vocab.name_end.match(text, a + k)), "")
+                value = value if vocab.surname.match(value) else ""
             if value and not set(value) <= _BLANK:
                 found.append((a, a + len(value), placeholder, group))
+                if group == "phi_address" and (more := _continued_address(text, a + len(value),
+                                                                         text.rfind("\n", 0, a) + 1, vocab)):
+                    found.append((*more, placeholder, group))
     for placeholder, pattern, check in vocab.free:
         for m in pattern.finditer(text):
             if check is None or check(m.group()):
@@ -315,8 +515,6 @@ class _View:
             yield self.index[i], self.index[i + len(key) - 1] + 1
             i = self.text.find(key, i + 1)
 
-
-_BLANKS = " \t\u3000"
 
 
 def _date_pattern(value: str) -> str | None:
@@ -378,7 +576,13 @@ def phi_edits(text: str, vocab: Vocabulary | None = None, known: Mapping[str, st
     view = view_of(text)
     if not view.identity:
         for a, b, placeholder, group in _found(view.text, vocab):
-            found.append((view.to_text(a), view.end_to_text(b), placeholder, group))
+            # the text around a value the view read as a table's cell keeps its border (| 陈某 |)
+            ta, tb = view.to_text(a), view.end_to_text(b)
+            while ta < tb and text[ta] in _BORDER:
+                ta += 1
+            while tb > ta and text[tb - 1] in _BORDER:
+                tb -= 1
+            found.append((ta, tb, placeholder, group))
             values.setdefault(view.text[a:b], placeholder)
             groups.setdefault(view.text[a:b], group)
     found += _repeats(text, values, groups)
