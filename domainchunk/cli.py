@@ -377,12 +377,13 @@ def cmd_view(args: argparse.Namespace) -> int:
 
     start_up_done()
     results, failed = [], 0
-    for path in _documents(args.paths):
+    for n, path in enumerate(_documents(args.paths), start=1):
         try:
             results.append(chunk(path, doc_type=args.doc_type, max_chars=args.max_chars, rules_dir=args.rules,
                                  mask_phi=args.mask_phi))
         except DomainChunkError as exc:
-            _err(str(exc))
+            # With --mask-phi a file's name may be the patient's: it is named by its place among the inputs.
+            _err(f"input {n} ({Path(path).suffix or 'no suffix'}): {exc.cause}" if args.mask_phi else str(exc))
             failed += 1
     if not results:
         return EXIT_FAILED
@@ -410,8 +411,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
         _err(str(exc))
         return EXIT_USAGE
     start_up_done()
-    options = dict(max_chars=args.max_chars)
-    diffs = diff_corpus(_documents(corpus), partial(chunk, rules_dir=old, **options), partial(chunk, rules_dir=new, **options))
+    options = dict(max_chars=args.max_chars, mask_phi=args.mask_phi)
+    diffs = diff_corpus(_documents(corpus), partial(chunk, rules_dir=old, **options), partial(chunk, rules_dir=new, **options),
+                        masked=args.mask_phi)
     for line in summary_lines(diffs):
         print(line)
     if args.html:
@@ -507,6 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "names in `hooks:`; repeatable. Hooks run code: nothing else is imported")
     r.add_argument("--html", default=None, help="diff: also write the report as HTML")
     r.add_argument("--max-chars", type=int, default=None, help="diff: size limit of a chunk")
+    r.add_argument("--mask-phi", action="store_true", help="diff: mask identifying values in what the report "
+                   "quotes, and name each document by its pseudonym")
     r.set_defaults(func=cmd_rules)
     return p
 

@@ -146,10 +146,8 @@ def chunk_document(
     only its text, within the limit: the text budget shrinks by what the title and breadcrumbs need.
     """
     check_limit(doc.source, "max_chars", max_chars)
-    if size is not None:
-        if not callable(size):
-            raise UsageError(doc.source, f"size must be a function, not {type(size).__name__}")
-        size = guarded_size(size, doc.source)
+    if size is not None and not callable(size):
+        raise UsageError(doc.source, f"size must be a function, not {type(size).__name__}")
     # Chunkers record the type, title and document metadata on the document they work on.
     doc = doc.model_copy(update={"metadata": copy.deepcopy(doc.metadata)})
     registry = load_rules(None if rules_dir is None else Path(rules_dir), allow_hooks)
@@ -157,6 +155,8 @@ def chunk_document(
         from .phi import mask_document
 
         doc = mask_document(doc, registry)
+    if size is not None:  # after masking: its errors name the document as its chunks do
+        size = guarded_size(size, doc.source)
     detection = resolve_type(doc, doc_type, registry)
     rules = registry.get(detection.doc_type) or registry[GENERIC]
     doc.doc_type = rules.doc_type

@@ -97,16 +97,21 @@ def diff_documents(source: str, old: ChunkedDocument, new: ChunkedDocument) -> D
 
 
 def diff_corpus(paths: Iterable[Path], chunk_old: Callable[[Path], ChunkedDocument],
-                chunk_new: Callable[[Path], ChunkedDocument]) -> list[DocumentDiff]:
-    """Every document chunked both ways; a document that fails on one side is a change too."""
+                chunk_new: Callable[[Path], ChunkedDocument], masked: bool = False) -> list[DocumentDiff]:
+    """Every document chunked both ways; a document that fails on one side is a change too.
+
+    ``masked``: the chunkers mask identifying values, and a document is named as its chunks name
+    it (a pseudonym), or where it failed by its place among the inputs: a file's name may be its
+    patient's."""
     out = []
-    for path in paths:
+    for n, path in enumerate(paths, start=1):
         try:
             old, new = chunk_old(path), chunk_new(path)
         except DomainChunkError as exc:  # unreadable, or a rule set that fails on this document
-            out.append(DocumentDiff(str(path), "?", "?", error=str(exc)))
+            shown = (f"input {n} ({path.suffix or 'no suffix'})", exc.cause) if masked else (str(path), str(exc))
+            out.append(DocumentDiff(shown[0], "?", "?", error=shown[1]))
             continue
-        out.append(diff_documents(str(path), old, new))
+        out.append(diff_documents(new.document.source if masked else str(path), old, new))
     return out
 
 

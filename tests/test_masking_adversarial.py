@@ -135,8 +135,6 @@ def test_no_value_reaches_llamaindex_documents_or_nodes(inputs):
     assert _all_values(_llamaindex_outputs(inputs, lambda key: key != "file_path")) == {}
 
 
-@pytest.mark.xfail(strict=True, reason="DomainChunkReader.load_data puts the real path in file_path with "
-                   "mask_phi (domainchunk/integrations/llamaindex.py, the lead's): take result.document.source")
 def test_the_llamaindex_reader_names_a_masked_file_by_its_pseudonym(inputs):
     assert _all_values(_llamaindex_outputs(inputs, lambda key: key == "file_path")) == {}
 
@@ -160,9 +158,6 @@ def test_an_error_quoting_the_text_quotes_it_masked(tmp_path):
     assert found == {}
 
 
-@pytest.mark.xfail(strict=True, reason="chunk_document guards the size function with the real source before "
-                   "masking (domainchunk/pipeline.py, speed11's): guard it after mask_document, so the error "
-                   "names the pseudonym, as the overlap check after it does")
 def test_an_error_after_masking_names_the_file_by_its_pseudonym(tmp_path):
     from domainchunk.errors import DomainChunkError
 
@@ -172,8 +167,6 @@ def test_an_error_after_masking_names_the_file_by_its_pseudonym(tmp_path):
     assert leaked(rec, {"error": str(error.value)}) == set()
 
 
-@pytest.mark.xfail(strict=True, reason="cmd_view prints a failed file's DomainChunkError as it is, its real path "
-                   "too, with --mask-phi (domainchunk/cli.py, the lead's): name it as cmd_chunk does")
 def test_the_review_command_names_a_failed_file_by_its_pseudonym(inputs, tmp_path):
     broken = tmp_path / "龚晓岚_入院记录_副本.docx"
     broken.write_bytes(b"not a zip")
@@ -181,3 +174,28 @@ def test_the_review_command_names_a_failed_file_by_its_pseudonym(inputs, tmp_pat
                 cwd=tmp_path)
     assert view.returncode == 1
     assert _all_values({"log": view.stdout + view.stderr}) == {}
+
+
+def test_the_rules_diff_report_quotes_masked_text_and_names_files_by_pseudonym(inputs, tmp_path):
+    """A reviewer diffing two rule sets over records: the report quotes chunk text and names
+    documents, so with --mask-phi it quotes the masked text and names no file."""
+    import shutil
+
+    import yaml
+
+    from domainchunk.rulefile import builtin_rules_dir
+
+    new = tmp_path / "new"
+    shutil.copytree(builtin_rules_dir(), new, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    rules = new / "medical_record.yaml"
+    data = yaml.safe_load(rules.read_text(encoding="utf-8"))
+    (level,) = [lv for lv in data["levels"] if lv["id"] == "medical.section"]
+    level["variants"] = [v for v in level["variants"] if v["name"] != "name-with-colon-or-alone"]
+    rules.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    broken = tmp_path / "龚晓岚_入院记录_副本.docx"
+    broken.write_bytes(b"not a zip")
+    diff = _run("rules", "diff", str(builtin_rules_dir()), str(new), str(inputs), str(broken), "--mask-phi",
+                "--html", "diff.html", cwd=tmp_path)
+    assert diff.returncode == 1 and "boundaries added" in diff.stdout and "「" in diff.stdout, diff.stderr
+    report = {"log": diff.stdout + diff.stderr, "html": (tmp_path / "diff.html").read_text(encoding="utf-8")}
+    assert _all_values(report) == {}

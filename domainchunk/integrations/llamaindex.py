@@ -144,7 +144,8 @@ class DomainChunkReader(BaseReader):
     def load_data(self, file: str | Path, extra_info: dict[str, Any] | None = None) -> list[Any]:
         result = chunk(Path(file), **self.options)
         meta = {
-            "file_path": str(file),
+            # masked, the source is a pseudonym: a file is often named for its patient
+            "file_path": result.document.source if self.options.get("mask_phi") else str(file),
             "doc_type": result.detection.doc_type,
             "detection_score": result.detection.score,
             **({"title": result.document.title} if result.document.title else {}),
