@@ -15,7 +15,10 @@ The gold is written from the same data, before any chunker reads the files: a un
 panel's name (the first panel after the report's title and patient lines, which it may carry) and
 runs to the next panel's name; a side-by-side pair is read as its author wrote it, the left panel then
 the right. ``soffice --headless --convert-to pdf`` prints each (``--pdf``; the PDFs share the gold).
-Run: ``python corpora/make_office_lab11.py [--pdf]``.
+The readers give a side-by-side table row by row, the two panels' rows interleaved, so no chunk can be
+either panel: that layout is written only where ``--side DIR`` says, out of corpora/, until the DOCX and
+PDF readers read each half of such a table in turn.
+Run: ``python corpora/make_office_lab11.py [--pdf] [--side DIR]``.
 """
 from __future__ import annotations
 
@@ -206,10 +209,12 @@ NAMES = {"merged": "lab11_每组合一表_合并首行组合名_Word", "big": "l
          "caption": "lab11_组合名段落在表上_Word", "side": "lab11_两组合并排_同表左右_Word"}
 
 
-def main(pdf: bool) -> None:
+def main(pdf: bool, side: Path | None) -> None:
     for form, name in NAMES.items():
+        if form == "side" and side is None:
+            continue
         data, units = build(form)
-        docx = OUT / f"{name}.docx"
+        docx = (side if form == "side" else OUT) / f"{name}.docx"
         docx.write_bytes(data)
         text = json.dumps(gold(units), ensure_ascii=False, indent=1) + "\n"
         Path(f"{docx}.gold.json").write_text(text, encoding="utf-8")
@@ -217,11 +222,12 @@ def main(pdf: bool) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 subprocess.run(["soffice", "--headless", "--convert-to", "pdf", "--outdir", tmp, str(docx)],
                                check=True, capture_output=True)
-                target = OUT / f"{name}_LibreOffice.pdf"
+                target = docx.with_name(f"{name}_LibreOffice.pdf")
                 target.write_bytes((Path(tmp) / f"{name}.pdf").read_bytes())
                 Path(f"{target}.gold.json").write_text(text, encoding="utf-8")
         print(docx)
 
 
 if __name__ == "__main__":
-    main("--pdf" in sys.argv[1:])
+    args = sys.argv[1:]
+    main("--pdf" in args, Path(args[args.index("--side") + 1]) if "--side" in args else None)
