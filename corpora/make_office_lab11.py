@@ -30,11 +30,13 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-import zipfile
 from pathlib import Path
 
 from docx import Document
 from docx.shared import Pt
+
+sys.path.insert(0, str(Path(__file__).parent))
+from make_lab_docx_two_column import _fixed_dates  # noqa: E402  (every zip member dated alike: same bytes each run)
 
 OUT = Path(__file__).parent / "office"
 HEADER = ["项目", "结果", "单位", "参考区间", "提示"]
@@ -182,17 +184,6 @@ def build(form: str) -> tuple[bytes, list[tuple[str, list[str]]]]:
     buffer = io.BytesIO()
     doc.save(buffer)
     return _fixed_dates(buffer.getvalue()), units
-
-
-def _fixed_dates(data: bytes) -> bytes:
-    """The same zip each run: every member dated 2027-05-12, so a re-run changes no byte."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            fixed = zipfile.ZipInfo(info.filename, date_time=(2027, 5, 12, 0, 0, 0))
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            dst.writestr(fixed, src.read(info.filename))
-    return out.getvalue()
 
 
 def _norm(text: str) -> str:
