@@ -7,9 +7,10 @@ and never needs the reader's table objects. Columns are recognised by their
 header words, and where a row does not line up with a header, by the values
 themselves (a number is a result, ``3.5-9.5`` a range, ``g/L`` a unit, ``↑`` a flag).
 
-Three written forms of an item are read:
+Four written forms of an item are read:
 - a table row: ``1  白细胞计数  WBC  12.5  ↑  10^9/L  3.5-9.5``;
 - a LIS export entry: ``白细胞:12.5×10^9/L,偏高;``;
+- a field with its range in brackets: ``R值：11.6 min ↑（5-10）``;
 - an inline mention after a bracketed panel name: ``【血常规】 WBC 12.5↑ 10^9/L``.
 """
 from __future__ import annotations
@@ -109,6 +110,14 @@ _LIS_ENTRY = regex.compile(
 # ``re``, which runs it three times as fast as the regex module.
 _LIS_AT_RUN = re.compile(r"(?<![^\t\n;；])(?=[^\t\n;；]*[;；])" + _LIS_ENTRY.pattern)
 _BRACKET_PANEL = regex.compile(r"【(?P<name>[^】\n]{1,20})】")
+# An item written as a field, as a report without a table writes it (R值（凝血反应时间）：11.6 min ↑（5-10）):
+# its name before the colon, its result a number after it, then its unit and flag, and its reference
+# range in brackets closing the line. A word after the colon is a header field's value or a finding, no item;
+# a name holds no column gap and a colon between digits is a titre (1:320) in a row of cells.
+_FIELD_ITEM = regex.compile(
+    r"[ \t\u3000]*(?P<name>(?:(?![ \u3000]{2})[^:：\t\n]){1,40}?)[ \t\u3000]*(?<!\d)[:：][ \t\u3000]*(?P<value>[<>≤≥＜＞]?[-+]?\d[^（(\n]*?)"
+    r"[ \t\u3000]*[（(](?P<ref>[^）)\n]+)[）)][ \t\u3000]*$"
+)
 _INLINE_SEP = regex.compile(r"[ \u3000]{2,}|[，；;。\t\n]")
 
 
@@ -258,6 +267,17 @@ def parse_lis(text: str, v: Vocab) -> list[dict[str, Any]]:
     return items
 
 
+def parse_field_item(line: str, v: Vocab) -> dict[str, Any] | None:
+    """An item written as a field, ``name：result unit flag（range）``; None for any other line."""
+    m = _FIELD_ITEM.match(line)
+    number = _NUMBER.match(m.group("value")) if m else None
+    if m is None or number is None:
+        return None
+    rest = m.group("value")[number.end():]
+    return _item(m.group("name"), number.group(), v.arrows.sub("", rest).strip(), m.group("ref").strip(),
+                 normalise_flag(rest, v))
+
+
 def parse_inline(text: str, v: Vocab) -> list[dict[str, Any]]:
     """Items written one after another in running text: ``WBC 12.5↑ 10^9/L，CRP 30↑ mg/L``."""
     items = []
@@ -347,6 +367,9 @@ def table_items(text: str, start: int, end: int, head: tuple[int, int, list[str]
             continue
         if v.lis_label.search(line) or next(lis_entries(line), None):
             items += parse_lis(line, v)
+            continue
+        if "\t" not in line and (field_item := parse_field_item(line, v)):
+            items.append(field_item)
             continue
         cells = split_cells(line) or line.split()
         if columns and "\t" in line and len(cells) < len(columns):
