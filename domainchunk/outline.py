@@ -154,6 +154,22 @@ SENTENCE_START = rf"(?<=[{_SENTENCE_END_CHARS}])[ \t\u3000]*"
 # The places a sentence-anchored level may open: right after each sentence end (stdlib ``re``,
 # which finds these characters far faster than the regex module tries a lookbehind at each one).
 _SENTENCE_ENDS = re.compile(f"[{_SENTENCE_END_CHARS}]")
+# Where a level with ``anchor: field`` may also open inside a line: right after a field's value, a
+# form's label of its own (既往史：体健过敏史：无, 就诊日期：2026-05-11主诉：…), as an EMR export or a copy
+# that drops the line breaks runs the fields together. A field ended here when what stands before is
+# a label's colon and a value with no space, no colon and no sentence or clause mark, and a short one:
+# one word (体健, 无, 不详, 已婚), a date, a number, at most FIELD_VALUE_MAX characters of which at most
+# FIELD_VALUE_HAN_MAX are CJK. Words of a sentence have no colon before them (…，患者否认既往史：), a value
+# that says something has its marks (…，心率80次/分), and a longer unmarked run after a colon is the
+# sentence the label opens (现病史：患者否认既往史：…, 病例汇报：住院医师某某某汇报病史：…). What opens there is
+# a label and its colon. (A subject of one word before a name, 现病史：患者主诉：…, reads as a value.)
+FIELD_VALUE_MAX = 30
+FIELD_VALUE_HAN_MAX = 3
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_VALUE_STOP = r"\s:：，,。；;、！？!?"
+FIELD_START = rf"(?<=\p{{Han}}[:：][^{_VALUE_STOP}]{{1,{FIELD_VALUE_MAX}}})(?=[^{_VALUE_STOP}]{{1,16}}[:：])"
+# The colons a field's value may follow (stdlib ``re``: the field starts are tried only after one).
+_FIELD_COLONS = re.compile(rf"(?<=[\u3400-\u9fff])[:：](?=[^{_VALUE_STOP}])")
 
 
 def _combined(levels: list[Level]) -> regex.Pattern | None:
@@ -209,7 +225,8 @@ def _line_regex(level: Level) -> regex.Pattern:
 @lru_cache(maxsize=512)
 def _compile_line(pattern: str, anchor: str = "line") -> regex.Pattern:
     """``anchor`` ``glued``: the pattern at the place it is tried, right after a heading's words."""
-    start = {"sentence": f"(?:^{LINE_PREFIX}|{SENTENCE_START})", "glued": ""}.get(anchor, f"^{LINE_PREFIX}")
+    start = {"sentence": f"(?:^{LINE_PREFIX}|{SENTENCE_START})", "field": f"(?:^{LINE_PREFIX}|{FIELD_START})",
+             "glued": ""}.get(anchor, f"^{LINE_PREFIX}")
     return regex.compile(f"{start}(?P<_all>{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
 
 
@@ -555,10 +572,30 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
                     first = fast.levels[k]
             if opens:
                 found.setdefault(pos, (pos, False, first, None, -1))
+    fields = [i for i, lv in enumerate(levels) if lv.anchor == "field"]
+    if fields:
+        for pos in _field_starts(text, [_line_regex(levels[i]) for i in fields]):
+            found.setdefault(pos, (pos, False, fields[0], None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
         cands = _outside_spans(((c[0], c) for c in cands), toc)
     return cands, toc
+
+
+def _field_starts(text: str, patterns: list[regex.Pattern]) -> list[int]:
+    """The places inside a line, right after a field's value, where one of the field-anchored
+    levels' ``patterns`` matches."""
+    found: list[int] = []
+    for colon in _FIELD_COLONS.finditer(text):
+        end = text.find("\n", colon.end())
+        end = len(text) if end < 0 else end
+        for rx in patterns:
+            # the value's first character is the value: a start lies one past it at least
+            m = rx.search(text, colon.end() + 1, min(end + LOOKAHEAD, len(text)), timeout=PATTERN_TIMEOUT)
+            if (m is not None and m.start() <= colon.end() + FIELD_VALUE_MAX and m.start() < end
+                    and len(_HAN.findall(text, colon.end(), m.start())) <= FIELD_VALUE_HAN_MAX):
+                found.append(m.start())
+    return found
 
 
 def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match | _Renamed, int]]:
@@ -1078,7 +1115,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     # Per level, looked up once per pass, not per candidate: its line pattern and the groups it
     # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
     # ordering condition to ask.
-    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor == "sentence",
+    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor in ("sentence", "field"),
                  regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows))
                 for lv in levels]
     blocks = _BlockStarts(doc.blocks)
