@@ -7,7 +7,8 @@ document text; nothing is sliced here.
 
 Steps:
 1. one combined regex pass finds the lines (and, for ``anchor: sentence``
-   levels, the sentence starts) where some level could open; lines inside a
+   levels, the sentence starts; for ``anchor: field`` levels, the places right
+   after a field's short value) where some level could open; lines inside a
    table of contents are skipped;
 2. each candidate goes to the first level whose pattern matches it and whose
    ordering conditions hold (``after``, ``before``, ``follows``);
@@ -165,28 +166,14 @@ _SENTENCE_ENDS = re.compile(f"[{_SENTENCE_END_CHARS}]")
 # a label and its colon. (A subject of one word before a name, 现病史：患者主诉：…, reads as a value.)
 FIELD_VALUE_MAX = 30
 FIELD_VALUE_HAN_MAX = 3
+FIELD_LABEL_MAX = 16
 _HAN = re.compile(r"[\u3400-\u9fff]")
 _VALUE_STOP = r"\s:：，,。；;、！？!?"
-FIELD_START = rf"(?<=\p{{Han}}[:：][^{_VALUE_STOP}]{{1,{FIELD_VALUE_MAX}}})(?=[^{_VALUE_STOP}]{{1,16}}[:：])"
-# A text whose line breaks a copy took out (each paragraph one line, a record's sections run on after
-# the last sentence of the one before: 主诉：….现病史：….查体：…) shows it by its field labels: more of them
-# open a sentence inside a line than open a line, and at least RUN_ON_MIN do. In such a text a label
-# and its colon right after a sentence end stand where a line started, and every level may open there
-# as at a line start (a name some level opens only at a line start, 查体：, too); other sentence starts
-# stay what they are.
-RUN_ON_MIN = 3
-_LABEL_AFTER_SENTENCE = re.compile(rf"[{_SENTENCE_END_CHARS}][ \t\u3000]*([\u4e00-\u9fff]{{2,10}}[:：])")
-_LABEL_AT_LINE_START = re.compile(r"(?m)^[ \t\u3000#*]*[\u4e00-\u9fff]{2,10}[:：]")
-
-
-def _runs_on(text: str) -> bool:
-    """Whether ``text`` reads as paragraphs with their line breaks taken out (see RUN_ON_MIN)."""
-    inside = len(_LABEL_AFTER_SENTENCE.findall(text))
-    return inside >= RUN_ON_MIN and inside > len(_LABEL_AT_LINE_START.findall(text))
-
-
-# The colons a field's value may follow (stdlib ``re``: the field starts are tried only after one).
-_FIELD_COLONS = re.compile(rf"(?<=[\u3400-\u9fff])[:：](?=[^{_VALUE_STOP}])")
+FIELD_START = rf"(?<=\p{{Han}}[:：][^{_VALUE_STOP}]{{1,{FIELD_VALUE_MAX}}})(?=[^{_VALUE_STOP}]{{1,{FIELD_LABEL_MAX}}}[:：])"
+# A label's colon, then a value and the next label up to its colon, none of them holding a mark (stdlib
+# ``re``: the field starts are tried only inside such a stretch, which most colons are not followed by).
+_GLUED_FIELDS = re.compile(
+    rf"(?<=[\u3400-\u9fff])[:：]([^{_VALUE_STOP}]{{2,{FIELD_VALUE_MAX + FIELD_LABEL_MAX}}})(?=[:：])")
 
 
 def _combined(levels: list[Level]) -> regex.Pattern | None:
@@ -589,9 +576,6 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
                     first = fast.levels[k]
             if opens:
                 found.setdefault(pos, (pos, False, first, None, -1))
-    if _runs_on(text):
-        for m in _LABEL_AFTER_SENTENCE.finditer(text):
-            found[m.start(1)] = (m.start(1), False, 0, None, _RUN_ON)
     fields = [i for i, lv in enumerate(levels) if lv.anchor == "field"]
     if fields:
         for pos in _field_starts(text, [_line_regex(levels[i]) for i in fields]):
@@ -606,15 +590,16 @@ def _field_starts(text: str, patterns: list[regex.Pattern]) -> list[int]:
     """The places inside a line, right after a field's value, where one of the field-anchored
     levels' ``patterns`` matches."""
     found: list[int] = []
-    for colon in _FIELD_COLONS.finditer(text):
-        end = text.find("\n", colon.end())
-        end = len(text) if end < 0 else end
-        for rx in patterns:
-            # the value's first character is the value: a start lies one past it at least
-            m = rx.search(text, colon.end() + 1, min(end + LOOKAHEAD, len(text)), timeout=PATTERN_TIMEOUT)
-            if (m is not None and m.start() <= colon.end() + FIELD_VALUE_MAX and m.start() < end
-                    and len(_HAN.findall(text, colon.end(), m.start())) <= FIELD_VALUE_HAN_MAX):
-                found.append(m.start())
+    for stretch in _GLUED_FIELDS.finditer(text):
+        value, label_end = stretch.start(1), stretch.end(1)
+        end = min(len(text), label_end + LOOKAHEAD)
+        # the longest label first: the value is at least one character, and at most FIELD_VALUE_MAX
+        for pos in range(max(value + 1, label_end - FIELD_LABEL_MAX), min(label_end, value + FIELD_VALUE_MAX + 1)):
+            if len(_HAN.findall(text, value, pos)) > FIELD_VALUE_HAN_MAX:
+                break
+            if any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in patterns):
+                found.append(pos)
+                break
     return found
 
 
@@ -1147,18 +1132,15 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     while (cand := glued.pop() if glued else next(pending, None)) is not None:
         start, at_line, first, combined, matched = cand
         after_heading = not at_line and matched == _AFTER_HEADING
-        run_on = not at_line and matched == _RUN_ON
         end = text.find("\n", start)
         if end < 0:
             end = size
         for i in range(first, len(levels)):
             level, rx, groups, sentence, bounds, ordered = per_line[i]
-            if not at_line and not sentence and not run_on:
+            if not at_line and not sentence:
                 continue
             if after_heading:
                 rx = _compile_line(level.pattern, "glued")
-            elif run_on and level.anchor != "sentence":
-                rx = _compile_line(level.pattern, "sentence")
             if bounds is not None and (level.id, _region(bounds, start)) in skip:
                 continue
             key = (start, i)
@@ -1194,7 +1176,6 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
 
 _UNMADE: Any = object()  # ``made`` holds nothing yet for the (line, level) pair
 _AFTER_HEADING = -2  # a candidate's ``matched`` where it is the place right after a glued heading
-_RUN_ON = -3  # ... where it is a sentence start of a text that runs its lines on (see _runs_on)
 
 
 def _region(bounds: list[int], pos: int) -> int:
