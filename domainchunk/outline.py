@@ -155,10 +155,10 @@ SENTENCE_START = rf"(?<=[{_SENTENCE_END_CHARS}])[ \t\u3000]*"
 # The places a sentence-anchored level may open: right after each sentence end (stdlib ``re``,
 # which finds these characters far faster than the regex module tries a lookbehind at each one).
 _SENTENCE_ENDS = re.compile(f"[{_SENTENCE_END_CHARS}]")
-# Where a level with ``anchor: field`` may also open inside a line: right after a field's value, a
-# form's label of its own (既往史：体健过敏史：无, 就诊日期：2026-05-11主诉：…), as an EMR export or a copy
-# that drops the line breaks runs the fields together. A field ended here when what stands before is
-# a label's colon and a value with no space, no colon and no sentence or clause mark, and a short one:
+# Where a level with ``anchor: field`` may also open inside a line: right after the value of a field
+# of its own (既往史：体健过敏史：无), as an EMR export or a copy that drops the line breaks runs the fields
+# together. A field ended here when what stands before is a label the level opens, its colon and a
+# value with no space, no colon and no sentence or clause mark, and a short one:
 # one word (体健, 无, 不详, 已婚), a date, a number, at most FIELD_VALUE_MAX characters of which at most
 # FIELD_VALUE_HAN_MAX are CJK. Words of a sentence have no colon before them (…，患者否认既往史：), a value
 # that says something has its marks (…，心率80次/分), and a longer unmarked run after a colon is the
@@ -578,7 +578,8 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
                 found.setdefault(pos, (pos, False, first, None, -1))
     fields = [i for i, lv in enumerate(levels) if lv.anchor == "field"]
     if fields:
-        for pos in _field_starts(text, [_line_regex(levels[i]) for i in fields]):
+        for pos in _field_starts(text, [_line_regex(levels[i]) for i in fields],
+                                 [_compile_line(levels[i].pattern, "glued") for i in fields]):
             found.setdefault(pos, (pos, False, fields[0], None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
@@ -586,12 +587,25 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
     return cands, toc
 
 
-def _field_starts(text: str, patterns: list[regex.Pattern]) -> list[int]:
+_LABEL_BOUNDARY = set(" \t\u3000\n:：，,。；;、！？!?")
+
+
+def _field_starts(text: str, patterns: list[regex.Pattern], labels: list[regex.Pattern]) -> list[int]:
     """The places inside a line, right after a field's value, where one of the field-anchored
-    levels' ``patterns`` matches."""
+    levels' ``patterns`` (their line patterns) matches, the field before being one that a level's
+    ``labels`` (its pattern, matched in place) opens."""
     found: list[int] = []
     for stretch in _GLUED_FIELDS.finditer(text):
         value, label_end = stretch.start(1), stretch.end(1)
+        # The field before is one of these levels' own (a section that held one value: 既往史：体健): a
+        # header's or a form's field (就诊日期：…, 血压：…mmHg) is followed by the next one on its line, a gap
+        # between them or none (a text without spaces), and no level opens there after a gap either.
+        # Its label starts at the mark, gap or line start before it, or where a glued label was found.
+        k = value - 1
+        while k > 0 and text[k - 1] not in _LABEL_BOUNDARY and (not found or found[-1] < k):
+            k -= 1
+        if not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in labels):
+            continue
         end = min(len(text), label_end + LOOKAHEAD)
         # the longest label first: the value is at least one character, and at most FIELD_VALUE_MAX
         for pos in range(max(value + 1, label_end - FIELD_LABEL_MAX), min(label_end, value + FIELD_VALUE_MAX + 1)):

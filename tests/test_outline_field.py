@@ -16,9 +16,18 @@ def _starts(body: str) -> list[str]:
 
 def test_a_label_glued_after_a_short_value_opens_its_section():
     assert _starts("主诉：腹痛1天。\n既往史：体健过敏史：无\n诊断：急性胃炎\n") == ["主诉：腹", "既往史：", "过敏史：", "诊断：急"]
-    # after a date, a number with its unit or a code: a value of no CJK at all
+    # a chain of them: each glued label found opens the field the next one ends
+    assert _starts("主诉：腹痛1天。\n既往史：体健过敏史：无个人史：无吸烟史\n诊断：急性胃炎\n") == [
+        "主诉：腹", "既往史：", "过敏史：", "个人史：", "诊断：急"]
+
+
+def test_a_header_or_form_fields_value_opens_nothing():
+    # the field before is a header's or a form's, not a section: its line goes on with the next field, a
+    # gap between them or none (a text without spaces), and no section opens there after a gap either
     assert _starts("就诊日期：2026-01-02主诉：腹痛1天。\n现病史：腹痛1天，无发热。\n诊断：急性胃炎\n") == [
-        "主诉：腹", "现病史：", "诊断：急"]
+        "现病史：", "诊断：急"]
+    assert _starts("主诉：腹痛1天。\n体格检查：体温：36.5℃血压：120/80mmHg一般情况：良好。\n诊断：急性胃炎\n") == [
+        "主诉：腹", "体格检查", "诊断：急"]
 
 
 def test_no_section_opens_where_no_field_ended():
