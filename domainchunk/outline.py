@@ -7,7 +7,8 @@ document text; nothing is sliced here.
 
 Steps:
 1. one combined regex pass finds the lines (and, for ``anchor: sentence``
-   levels, the sentence starts) where some level could open; lines inside a
+   levels, the sentence starts; for ``anchor: field`` levels, the places right
+   after a field's short value) where some level could open; lines inside a
    table of contents are skipped;
 2. each candidate goes to the first level whose pattern matches it and whose
    ordering conditions hold (``after``, ``before``, ``follows``);
@@ -154,6 +155,25 @@ SENTENCE_START = rf"(?<=[{_SENTENCE_END_CHARS}])[ \t\u3000]*"
 # The places a sentence-anchored level may open: right after each sentence end (stdlib ``re``,
 # which finds these characters far faster than the regex module tries a lookbehind at each one).
 _SENTENCE_ENDS = re.compile(f"[{_SENTENCE_END_CHARS}]")
+# Where a level with ``anchor: field`` may also open inside a line: right after the value of a field
+# of its own (既往史：体健过敏史：无), as an EMR export or a copy that drops the line breaks runs the fields
+# together. A field ended here when what stands before is a label the level opens, its colon and a
+# value with no space, no colon and no sentence or clause mark, and a short one:
+# one word (体健, 无, 不详, 已婚), a date, a number, at most FIELD_VALUE_MAX characters of which at most
+# FIELD_VALUE_HAN_MAX are CJK. Words of a sentence have no colon before them (…，患者否认既往史：), a value
+# that says something has its marks (…，心率80次/分), and a longer unmarked run after a colon is the
+# sentence the label opens (现病史：患者否认既往史：…, 病例汇报：住院医师某某某汇报病史：…). What opens there is
+# a label and its colon. (A subject of one word before a name, 现病史：患者主诉：…, reads as a value.)
+FIELD_VALUE_MAX = 30
+FIELD_VALUE_HAN_MAX = 3
+FIELD_LABEL_MAX = 16
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_VALUE_STOP = r"\s:：，,。；;、！？!?"
+FIELD_START = rf"(?<=\p{{Han}}[:：][^{_VALUE_STOP}]{{1,{FIELD_VALUE_MAX}}})(?=[^{_VALUE_STOP}]{{1,{FIELD_LABEL_MAX}}}[:：])"
+# A label's colon, then a value and the next label up to its colon, none of them holding a mark (stdlib
+# ``re``: the field starts are tried only inside such a stretch, which most colons are not followed by).
+_GLUED_FIELDS = re.compile(
+    rf"(?<=[\u3400-\u9fff])[:：]([^{_VALUE_STOP}]{{2,{FIELD_VALUE_MAX + FIELD_LABEL_MAX}}})(?=[:：])")
 
 
 def _combined(levels: list[Level]) -> regex.Pattern | None:
@@ -209,7 +229,8 @@ def _line_regex(level: Level) -> regex.Pattern:
 @lru_cache(maxsize=512)
 def _compile_line(pattern: str, anchor: str = "line") -> regex.Pattern:
     """``anchor`` ``glued``: the pattern at the place it is tried, right after a heading's words."""
-    start = {"sentence": f"(?:^{LINE_PREFIX}|{SENTENCE_START})", "glued": ""}.get(anchor, f"^{LINE_PREFIX}")
+    start = {"sentence": f"(?:^{LINE_PREFIX}|{SENTENCE_START})", "field": f"(?:^{LINE_PREFIX}|{FIELD_START})",
+             "glued": ""}.get(anchor, f"^{LINE_PREFIX}")
     return regex.compile(f"{start}(?P<_all>{expand(pattern)})", regex.MULTILINE | regex.VERSION0)
 
 
@@ -555,10 +576,45 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
                     first = fast.levels[k]
             if opens:
                 found.setdefault(pos, (pos, False, first, None, -1))
+    fields = [i for i, lv in enumerate(levels) if lv.anchor == "field"]
+    if fields:
+        for pos in _field_starts(text, [_line_regex(levels[i]) for i in fields],
+                                 [_compile_line(levels[i].pattern, "glued") for i in fields]):
+            found.setdefault(pos, (pos, False, fields[0], None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
         cands = _outside_spans(((c[0], c) for c in cands), toc)
     return cands, toc
+
+
+_LABEL_BOUNDARY = set(" \t\u3000\n:：，,。；;、！？!?")
+
+
+def _field_starts(text: str, patterns: list[regex.Pattern], labels: list[regex.Pattern]) -> list[int]:
+    """The places inside a line, right after a field's value, where one of the field-anchored
+    levels' ``patterns`` (their line patterns) matches, the field before being one that a level's
+    ``labels`` (its pattern, matched in place) opens."""
+    found: list[int] = []
+    for stretch in _GLUED_FIELDS.finditer(text):
+        value, label_end = stretch.start(1), stretch.end(1)
+        # The field before is one of these levels' own (a section that held one value: 既往史：体健): a
+        # header's or a form's field (就诊日期：…, 血压：…mmHg) is followed by the next one on its line, a gap
+        # between them or none (a text without spaces), and no level opens there after a gap either.
+        # Its label starts at the mark, gap or line start before it, or where a glued label was found.
+        k = value - 1
+        while k > 0 and text[k - 1] not in _LABEL_BOUNDARY and (not found or found[-1] < k):
+            k -= 1
+        if not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in labels):
+            continue
+        end = min(len(text), label_end + LOOKAHEAD)
+        # the longest label first: the value is at least one character, and at most FIELD_VALUE_MAX
+        for pos in range(max(value + 1, label_end - FIELD_LABEL_MAX), min(label_end, value + FIELD_VALUE_MAX + 1)):
+            if len(_HAN.findall(text, value, pos)) > FIELD_VALUE_HAN_MAX:
+                break
+            if any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in patterns):
+                found.append(pos)
+                break
+    return found
 
 
 def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match | _Renamed, int]]:
@@ -1078,7 +1134,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     # Per level, looked up once per pass, not per candidate: its line pattern and the groups it
     # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
     # ordering condition to ask.
-    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor == "sentence",
+    per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor in ("sentence", "field"),
                  regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows))
                 for lv in levels]
     blocks = _BlockStarts(doc.blocks)

@@ -286,10 +286,13 @@ class Level(_Strict):
         description="Match only lines that open a reader block of one of these kinds or styles "
         "(heading, bold): layout a pattern cannot see, such as a DOCX paragraph set in bold.",
     )
-    anchor: Literal["line", "sentence"] = Field(
+    anchor: Literal["line", "sentence", "field"] = Field(
         "line",
         description="line: the pattern opens a line; sentence: it may also open a sentence inside a line "
-        "(after 。！？), for documents whose sections begin mid-paragraph (a judgment's 本院认为, 判决如下).",
+        "(after 。！？), for documents whose sections begin mid-paragraph (a judgment's 本院认为, 判决如下); "
+        "field: it may also open right after a field's value on its line (既往史：体健过敏史：无), where what "
+        "stands before is a label the level opens, its colon and a short value with no space, colon or "
+        "sentence mark, and what opens is a label with its colon.",
     )
     restart_at: list[str] = Field(
         default_factory=list,

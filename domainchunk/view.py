@@ -257,12 +257,24 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
 # its first article's label, ``总则第一条``), with one blank line after it, goes on into the next
 # line; so do the single characters of a letter-spaced title after one, one into the next (unless
 # the line opens with a label of its own: ``第一章`` / ``第一条`` is a chapter and its article).
+# Single characters two or more in a row, each its own block, are a letter-spaced word wherever they
+# stand (``审　判　长　　某甲`` comes out as ``审`` / ``判`` / ``长`` / ``某甲``): no writer sets one character
+# as a paragraph. The word goes on into the block after it when that is short, says nothing, is no
+# field label of its own and is a block too (a blank line after it: the name the title signs with),
+# and the short block before it goes on into the word (审判员 / 龙 / 某, 日期： / 年 / 月 / 日).
 _LABEL_AT_END = re.compile(rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*$")
 _SINGLE_CJK = re.compile(r"[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*")
+TITLE_BLOCK_MAX = 6  # a signature's title (审判员, 人民陪审员) or a date's label (签订日期：) before a spaced word
 BLOCK_HEADING_MAX = 20  # a line this long at most, with no sentence mark, may be a heading ending in a label
 # Where such a label ends a line with one blank line after it: a text without one has no blocks to join.
 _LABEL_BEFORE_BLANK = re.compile(
-    rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*\n[ \t\u3000]*\n")
+    rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*\n[ \t\u3000]*\n"
+    r"|^[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*\n[ \t\u3000]*\n[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*$", re.MULTILINE)
+
+
+def _says_nothing(line: str) -> bool:
+    """A short block without a sentence mark: a title, a name, a date, a label."""
+    return len(line.strip()) <= BLOCK_HEADING_MAX and not _SENTENCE_MARK.search(line)
 
 
 def _split_blocks(read_lines: list[str], drop: set[int]) -> tuple[set[int], set[int]]:
@@ -272,14 +284,33 @@ def _split_blocks(read_lines: list[str], drop: set[int]) -> tuple[set[int], set[
     which no writer set there (the line was one line: ``第一编　总　则`` above ``第二编　…`` in a
     table of contents, ``第一条　为了…`` above the line it wraps on to)."""
     joins: set[int] = set()
+    spaced_word: set[int] = set()  # joined single characters of a word that stands alone
     for i in range(2, len(read_lines)):
         line, label = read_lines[i], read_lines[i - 2]
         if read_lines[i - 1].strip() or not line.strip() or {i, i - 1, i - 2} & drop or _OPENER.match(line):
             continue
         ends_with_label = (len(label.strip()) <= BLOCK_HEADING_MAX and not _SENTENCE_MARK.search(label)
                            and bool(_LABEL_AT_END.search(label)))
-        if ends_with_label or (i - 2 in joins and _SINGLE_CJK.fullmatch(label) and _SINGLE_CJK.fullmatch(line)):
+        single = bool(_SINGLE_CJK.fullmatch(label))
+        if ends_with_label or (single and _SINGLE_CJK.fullmatch(line)):
             joins.add(i)
+            if single and (i - 2 not in joins or i - 2 in spaced_word):
+                spaced_word.add(i)  # a letter-spaced word of its own, not the title after a label
+        elif (i - 2 in spaced_word and _says_nothing(line) and not _FIELD.match(line.lstrip())
+              and (i + 1 == len(read_lines) or not read_lines[i + 1].strip())):
+            joins.add(i)  # the word's last character, then the printed line's last block
+    # ... and the block before the word goes on into it: the title a spaced name signs (审判员 / 龙 / 某),
+    # the label a spaced date fills (签订日期： / 年 / 月 / 日)
+    # when the word ends its printed line (no block after it) and that block is a few characters
+    for i in [i for i in spaced_word if i - 2 not in spaced_word]:
+        first, head, last = i - 2, i - 4, i
+        while last + 2 in spaced_word:
+            last += 2
+        head_line = read_lines[head].strip() if head >= 0 else ""
+        if head_line and last + 2 not in joins and not read_lines[first - 1].strip() \
+                and len(head_line) <= TITLE_BLOCK_MAX and not _SINGLE_CJK.fullmatch(head_line) \
+                and _says_nothing(head_line) and not {head, first - 1} & drop:
+            joins.add(first)
     blanks = {i - 1 for i in joins}
     for i in joins:
         after = i + 2

@@ -539,6 +539,29 @@ def test_pdftotexts_blocks_of_a_heading_line_join_and_an_opener_stays_apart():
     assert [c["path"] for c in chunks if c["path"]][:2] == [["第一章总则", "第一条"], ["第二章", "第二条"]]
 
 
+def test_pdftotexts_letter_spaced_signature_joins_its_title_and_name():
+    # 审　判　长　　某甲 comes out of pdftotext's default mode as 审 / 判 / 长 / 某甲, a blank line after each block
+    # (the date is a line of its own: no blank line after it, so it is no block of the name's line)
+    text = "本判决为终审判决。\n\n审\n\n判\n\n长\n\n示范甲\n\n审判员\n\n示\n\n乙\n\n二〇二四年九月十九日\n书记员　示丙\n"
+    assert build_view(text).text == "本判决为终审判决。\n\n审判长示范甲\n审判员示乙\n二〇二四年九月十九日\n书记员　示丙\n"
+    chunks = domainchunk.chunk(("示范区人民法院\n民事判决书\n（2024）示0101民初1号\n原告：示某，男。\n"
+                                "本院认为，原告的请求成立。判决如下：\n驳回原告的诉讼请求。\n\n" + text).encode(),
+                               name="判决.txt", max_chars=1000).records()
+    assert [c["path"] for c in chunks][-1] == ["尾部"]
+    assert chunks[-1]["text"].startswith("审\n\n判\n\n长")
+
+
+def test_a_spaced_word_takes_no_field_label_or_line_after_it():
+    # a date's 年 / 月 / 日 fill the label before them; the signature line after them, a field label of its
+    # own, and a line with no blank line after it (a line of its own, not a block) stay apart
+    text = "签订日期：\n\n年\n\n月\n\n日\n\n乙方（签字）：\n\n年\n\n月\n\n日\n\n附件一 明细\n类型\t数量\n"
+    view = build_view(text).text
+    assert view.startswith("签订日期：年月日\n乙方（签字）：")
+    assert "\n附件一 明细\n" in view
+    # two single characters under a chapter label are its title, and what follows them is no part of it
+    assert build_view("第一章\n\n总\n\n则\n\n1.1\n\n合同文件。\n").text.startswith("第一章总则\n1.1")
+
+
 def test_a_sentence_ending_in_a_cited_article_goes_on_past_no_blank_line():
     # only a short line with no sentence mark may be a heading that ends in a label
     text = "第一条　违反规定的，依照本条例第十条\n\n处罚。\n"
