@@ -81,7 +81,7 @@ def test_rules_diff_needs_two_folders_and_a_corpus(tmp_path: Path) -> None:
 
 
 def test_removing_one_variant_reports_exactly_the_boundaries_it_made(tmp_path: Path) -> None:
-    level_id, variant = "judgment.reasoning", "lower-court"  # 一审法院认为 recounted in an appeal
+    level_id, variant = "judgment.reasoning", "this-court"  # 本院认为: no other variant makes most of its boundaries
     new = tmp_path / "new"
     shutil.copytree(builtin_rules_dir(), new, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     path = new / "judgment.yaml"
