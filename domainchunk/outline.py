@@ -587,8 +587,7 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
         # does, and each variant alone is matched several times faster than their alternation. At the
         # places _field_starts tries, the field anchor's own condition holds by construction, so the
         # variants are matched in place there too.
-        in_place = [rx for i in fields for rx in _variant_regexes(levels[i], "glued")]
-        for pos in _field_starts(text, in_place, in_place):
+        for pos in _field_starts(text, [rx for i in fields for rx in _variant_regexes(levels[i], "glued")]):
             found.setdefault(pos, (pos, False, fields[0], None, -1))
     cands = [found[pos] for pos in sorted(found)]
     if toc:
@@ -599,10 +598,10 @@ def _candidates(doc: Document, levels: list[Level], clean: dict[int, bool] | Non
 _LABEL_BOUNDARY = set(" \t\u3000\n:：，,。；;、！？!?")
 
 
-def _field_starts(text: str, patterns: list[regex.Pattern], labels: list[regex.Pattern]) -> list[int]:
+def _field_starts(text: str, variants: list[regex.Pattern]) -> list[int]:
     """The places inside a line, right after a field's value, where one of the field-anchored
-    levels' ``patterns`` (their line patterns) matches, the field before being one that a level's
-    ``labels`` (its pattern, matched in place) opens."""
+    levels' ``variants`` (each matched in place) opens, the field before being one that one of
+    them opens too."""
     found: list[int] = []
     for stretch in _GLUED_FIELDS.finditer(text):
         value, label_end = stretch.start(1), stretch.end(1)
@@ -613,14 +612,14 @@ def _field_starts(text: str, patterns: list[regex.Pattern], labels: list[regex.P
         k = value - 1
         while k > 0 and text[k - 1] not in _LABEL_BOUNDARY and (not found or found[-1] < k):
             k -= 1
-        if not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in labels):
+        if not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in variants):
             continue
         end = min(len(text), label_end + LOOKAHEAD)
         # the longest label first: the value is at least one character, and at most FIELD_VALUE_MAX
         for pos in range(max(value + 1, label_end - FIELD_LABEL_MAX), min(label_end, value + FIELD_VALUE_MAX + 1)):
             if len(_HAN.findall(text, value, pos)) > FIELD_VALUE_HAN_MAX:
                 break
-            if any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in patterns):
+            if any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in variants):
                 found.append(pos)
                 break
     return found
