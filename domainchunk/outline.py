@@ -1200,6 +1200,24 @@ _UNMADE: Any = object()  # ``made`` holds nothing yet for the (line, level) pair
 _AFTER_HEADING = -2  # a candidate's ``matched`` where it is the place right after a glued heading
 
 
+def _blocked_by_others(levels: list[Level], by_level: dict[str, list[Heading]], regions: dict[str, list[int]],
+                       yielded: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """(level, region) pairs that ``only_without`` takes away: the regions of a level where one of the
+    levels it names has a heading that did not yield. A level not cut into regions has one, so the
+    first such heading settles it (a statute's thousands of articles are not each looked up)."""
+    blocked: set[tuple[str, int]] = set()
+    for lv in levels:
+        bounds = regions.get(lv.id, [])
+        for other in lv.only_without:
+            other_bounds = regions.get(other, [])
+            standing = (h for h in by_level[other] if (other, _region(other_bounds, h.start)) not in yielded)
+            if bounds:
+                blocked.update((lv.id, _region(bounds, h.start)) for h in standing)
+            elif next(standing, None) is not None:
+                blocked.add((lv.id, 0))
+    return blocked
+
+
 def _region(bounds: list[int], pos: int) -> int:
     """The start of the region (cut at ``bounds``) that holds ``pos``; 0 for the first."""
     k = bisect_left(bounds, pos + 1)
@@ -1278,13 +1296,7 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
                     by_region.setdefault(_region(bounds, h.start), []).append(h)
                 by_level[level.id] = [h for hs in by_region.values() for h in _longest_increasing(hs, doc.text)]
         yielded = _yielded(levels, by_level, regions)
-        blocked = yielded | {
-            (lv.id, _region(regions.get(lv.id, []), h.start))
-            for lv in levels
-            for other in lv.only_without
-            for h in by_level[other]
-            if (other, _region(regions.get(other, []), h.start)) not in yielded
-        }
+        blocked = yielded | _blocked_by_others(levels, by_level, regions, yielded)
         new = blocked - skip
         skip |= blocked
         lost = [h for lv, region in new for h in by_level[lv] if _region(regions.get(lv, []), h.start) == region]
