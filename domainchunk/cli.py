@@ -372,6 +372,7 @@ def _documents(paths: list[str]) -> list[Path]:
 
 def cmd_view(args: argparse.Namespace) -> int:
     from .errors import DomainChunkError
+    from .phi import failed_input_name
     from .pipeline import chunk
     from .review import review_html
 
@@ -383,7 +384,7 @@ def cmd_view(args: argparse.Namespace) -> int:
                                  mask_phi=args.mask_phi))
         except DomainChunkError as exc:
             # With --mask-phi a file's name may be the patient's: it is named by its place among the inputs.
-            _err(f"input {n} ({Path(path).suffix or 'no suffix'}): {exc.cause}" if args.mask_phi else str(exc))
+            _err(f"{failed_input_name(n, path)}: {exc.cause}" if args.mask_phi else str(exc))
             failed += 1
     if not results:
         return EXIT_FAILED

@@ -645,6 +645,12 @@ def pseudonym(source: str, text: str) -> str:
     return f"record-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}{suffix}"
 
 
+def failed_input_name(n: int, path: str | Path) -> str:
+    """How a file that failed is named with masking on: its place among the inputs and its suffix,
+    never its name, which may be its patient's."""
+    return f"input {n} ({Path(path).suffix or 'no suffix'})"
+
+
 def mask_document(doc: Document, registry: Mapping[str, RuleFile] | None = None) -> Document:
     """A copy of ``doc`` whose identifying values are replaced by typed placeholders such as ``[姓名]``.
 

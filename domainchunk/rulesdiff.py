@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable
 
 from .errors import DomainChunkError
 from .models import Chunk, ChunkedDocument
+from .phi import failed_input_name
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def diff_corpus(paths: Iterable[Path], chunk_old: Callable[[Path], ChunkedDocume
         try:
             old, new = chunk_old(path), chunk_new(path)
         except DomainChunkError as exc:  # unreadable, or a rule set that fails on this document
-            shown = (f"input {n} ({path.suffix or 'no suffix'})", exc.cause) if masked else (str(path), str(exc))
+            shown = (failed_input_name(n, path), exc.cause) if masked else (str(path), str(exc))
             out.append(DocumentDiff(shown[0], "?", "?", error=shown[1]))
             continue
         out.append(diff_documents(new.document.source if masked else str(path), old, new))

@@ -13,8 +13,7 @@ from typing import Any
 
 import regex
 
-from ..citations import ARTICLE_CITED  # what every citation holds: where one may be
-from ..citations import find_citations
+from ..citations import ARTICLE_CITED, find_citations  # ARTICLE_CITED: what every citation holds, where one may be
 from ..models import Document
 from ..outline import Outline, Section
 
