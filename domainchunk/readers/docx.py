@@ -20,7 +20,8 @@ or moved-away text, paragraphs and rows); a symbol inserted from Wingdings, Wing
 packages, macro-enabled documents and templates are read as .docx is. A column whose cells are
 merged down over the rows they group (a lab's panel names) gives each group a
 caption row above it; a copy of a marked header row inside the table (a
-printout's page break) is dropped. Pages are known only from explicit breaks (page
+printout's page break) is dropped; a table that sets two panels side by side (its header row
+names the same columns twice) is read half by half. Pages are known only from explicit breaks (page
 breaks, page-break-before, next-page section breaks): when there are any, the
 blocks and ``Document.pages`` carry page numbers counted from them, otherwise
 no page numbers are given.
@@ -42,7 +43,7 @@ from lxml import etree
 from ..errors import ReadError
 from ..models import Document
 from .html import decoded, mime_html, write_html
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header, side_by_side
 from .limits import check_archive
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -719,6 +720,10 @@ class _Reader:
             rows = rows[:header_rows] + [row for row in rows[header_rows:] if [cell.text for cell in row] not in header]
         elif looks_like_header(rows):
             header_rows = 1
+        if (groups := side_by_side(rows)) is not None:  # two panels side by side: each read as its own table
+            for group in groups:
+                self.builder.table(group, page=self.page, header_rows=min(header_rows, len(group)))
+            return
         if grouped:
             rows = group_captions(rows, header_rows)
         self.builder.table(rows, page=self.page, header_rows=header_rows)
