@@ -120,7 +120,14 @@ def _grid_starts(row: list[CellSpec]) -> list[int]:
 def side_by_side(rows: list[list[CellSpec]]) -> list[list[list[CellSpec]]] | None:
     """A table that sets two (or more) tables side by side, as a report prints two lab panels in
     one table (each row: the left panel's item, result, unit, range, then the right panel's), cut
-    into its column groups, left to right; ``None`` for any other table.
+    into its column groups, left to right; ``None`` for any other table."""
+    edges = side_by_side_edges(rows)
+    return None if edges is None else cut_groups(rows, edges)
+
+
+def side_by_side_edges(rows: list[list[CellSpec]]) -> list[int] | None:
+    """The grid columns where the side-by-side tables of :func:`side_by_side` begin, and the
+    table's width; ``None`` when the table is one table.
 
     The sign is a row among the first ones whose cells name the same columns twice or more, in
     the same order and over the same grid widths (项目 结果 单位 参考区间 | 项目 结果 单位 参考区间):
@@ -138,12 +145,11 @@ def side_by_side(rows: list[list[CellSpec]]) -> list[list[list[CellSpec]]] | Non
                 continue
             shape = [(c.text, c.colspan) for c in row[:width]]
             if all([(c.text, c.colspan) for c in row[k * width:(k + 1) * width]] == shape for k in range(count)):
-                edges = [_grid_starts(row)[k * width] for k in range(count)] + [sum(c.colspan for c in row)]
-                return _cut_groups(rows, edges)
+                return [_grid_starts(row)[k * width] for k in range(count)] + [sum(c.colspan for c in row)]
     return None
 
 
-def _cut_groups(rows: list[list[CellSpec]], edges: list[int]) -> list[list[list[CellSpec]]]:
+def cut_groups(rows: list[list[CellSpec]], edges: list[int]) -> list[list[list[CellSpec]]]:
     """``rows`` cut at the grid columns ``edges`` (each group's first column, then the table's
     width); see :func:`side_by_side`. The result is tables in reading order."""
     out: list[list[list[CellSpec]]] = []

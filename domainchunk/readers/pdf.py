@@ -51,7 +51,7 @@ import regex
 from ..errors import DomainChunkWarning, ReadError
 from ..models import BlockKind, Document
 from ..view import is_form_line, opens_paragraph
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, cut_groups, group_captions, join_wrapped, looks_like_header, side_by_side_edges
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
@@ -1223,7 +1223,8 @@ def _gap_between(item: Item, following: Item, pitch: float | None) -> bool:
 def _place_lone_rows(pages: list[PageContent]) -> None:
     """A ruled row last on its page, before a page that opens with a table of as many columns,
     is that table's first row: it takes the place of its cells' lines, and is a header row
-    when it labels the rows that follow."""
+    when it labels the rows that follow. One first on its page, after a table, is that table's
+    last row going on."""
     for page, after in zip(pages, pages[1:]):
         following = after.items[0] if after.items else None
         if not isinstance(following, Table):
@@ -1239,6 +1240,21 @@ def _place_lone_rows(pages: list[PageContent]) -> None:
             page.items = [item for item in page.items if item not in inside]
             page.items.insert(at, row)
             row.header_rows = 1 if looks_like_header(row.rows + following.rows) else 0
+    # A ruled row first on its page, after a page that ends in a table of as many columns, is the
+    # rest of that table's last row, which the page break cut (Word and LibreOffice let a row
+    # break across pages): a table there, which the continued table's join puts back in the row.
+    for before, page in zip(pages, pages[1:]):
+        previous = before.items[-1] if before.items else None
+        if not isinstance(previous, Table):
+            continue
+        for row in page.lone_rows:
+            if len(row.rows[0]) != len(previous.rows[-1]):
+                continue
+            inside = [item for item in page.items
+                      if isinstance(item, Line) and row.top <= (item.top + item.bottom) / 2 <= row.bottom]
+            if not inside or any(item.bottom < row.top for item in page.items if item not in inside):
+                continue  # not the head of the page
+            page.items = [row] + [item for item in page.items if item not in inside]
 
 
 def _join_split_row(table: Table, continued: Table) -> None:
@@ -1291,11 +1307,16 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
     items = [item for page in pages for item in page.items]
     fragments: list[Fragment] = []
     head: Line | None = None
+    sides: list[int] | None = None  # the edges of the side-by-side table last written
     for index, item in enumerate(items):
         if index and not fragments and _gap_between(items[index - 1], item, pitch):
             builder.blank()
         if isinstance(item, Table):
-            builder.table(item.rows, page=item.page, header_rows=item.header_rows, style="continued" if item.continued else None)
+            # two tables side by side (two lab panels in one ruled table) are read one after the
+            # other, as the DOCX reader reads them; a continuation on the next page is cut where its table was
+            sides = sides if item.continued else side_by_side_edges(item.rows)
+            for rows in cut_groups(item.rows, sides) if sides else [item.rows]:
+                builder.table(rows, page=item.page, header_rows=min(item.header_rows, len(rows)), style="continued" if item.continued else None)
             continue
         if not fragments:
             head = item
