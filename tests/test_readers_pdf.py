@@ -343,6 +343,17 @@ def test_body_line_in_the_band_at_different_heights_is_kept():
     assert all(f"时间：2019-01-0{n}" in doc.text for n in (1, 2, 3, 4))
 
 
+def test_a_browser_running_header_lower_on_page_one_and_its_footer_under_the_last_page_are_furniture():
+    # A web page's running header and footer (a table's <thead> and <tfoot>): on page 1 the header
+    # sits lower by the body's margin, on the last page the footer comes under the last line, mid-page.
+    header, footer = "示范县人民法院民事判决书", "本文书由审判管理系统打印仅供当事人查阅"
+    body = [(150 + 16 * i, FULL) for i in range(30)]
+    pages = [[(46, header), *body, (812, footer)], [(40, header), *body[:10], (330, footer)]]
+    doc = read_pdf(_pdf_with_lines(pages), "running.pdf")
+    assert doc.text.count(header) == 1 and footer not in doc.text  # the header kept once, on page 1, as a title
+    assert doc.text.count(FULL) == 40
+
+
 def test_longest_line_of_a_page_of_rows_is_not_a_soft_wrap():
     # A printed lab report: a key：value header line longer than every row, a panel name under
     # it, rows ending wherever their last value ends. No margin is shown, so nothing is joined.

@@ -40,7 +40,7 @@ import itertools
 import math
 import statistics
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -766,17 +766,54 @@ def _clusters(items: list, top) -> list[list]:
 # ---------------------------------------------------------------- furniture
 
 
-def _band_key(line: Line) -> tuple[str, int] | None:
-    """What a running header or footer keeps from page to page: its text without numbers and
-    spaces, at the same height (body text that happens to fall in the band moves from page to page)."""
-    text = _BAND_VARIABLE.sub("", line.text)
-    return (text, round(line.top / 3)) if text else None
+def _band_text(line: Line) -> str:
+    """What a running header or footer keeps from page to page: its text without numbers and spaces."""
+    return _BAND_VARIABLE.sub("", line.text)
 
 
 def _band_lines(page: PageContent) -> list[Line]:
     top = [line for line in page.lines if line.bottom <= page.height * BAND]
     bottom = [line for line in page.lines if line.top >= page.height * (1 - BAND)]
     return top + bottom
+
+
+def _band_places(pages: list[PageContent]) -> dict[str, list[tuple[int, Line | None]]]:
+    """Where each band text is printed: (page index, its line in the band), and (page index,
+    ``None``) where it is the page's last line outside the band. A browser prints a table's
+    footer row (``<tfoot>``, a web page's running footer) under the last row on the last page,
+    mid-page: the same footer, out of its band."""
+    places: dict[str, list[tuple[int, Line | None]]] = defaultdict(list)
+    for index, page in enumerate(pages):
+        band = _band_lines(page)
+        for line in band:
+            if text := _band_text(line):
+                places[text].append((index, line))
+        last = max(page.lines, key=lambda line: line.bottom, default=None)
+        if last is not None and last not in band and (text := _band_text(last)):
+            places[text].append((index, None))
+    return places
+
+
+def _repeats(line: Line, index: int, places: dict[str, list[tuple[int, Line | None]]], *, footer: bool = False) -> int:
+    """On how many pages ``line`` (in the band of page ``index``) is printed in the same place:
+    the same text in the same band, less than a line's height higher or lower (a browser prints
+    page 1's running header lower by the body's margin; body text in the band moves by whole
+    lines), or, a ``footer``, as a page's last line out of the band."""
+    same = {index}
+    for page, other in places.get(_band_text(line), []):
+        if other is None:
+            if footer:
+                same.add(page)
+        elif abs(other.top - line.top) < max(other.size, line.size):
+            same.add(page)
+    return len(same)
+
+
+def _footer_elsewhere(line: Line, index: int, pages: list[PageContent], places: dict[str, list[tuple[int, Line | None]]]) -> int:
+    """On how many pages besides ``index`` the text of ``line`` (a page's last line, out of its
+    band) is a line of the bottom band."""
+    return len({page for page, other in places.get(_band_text(line), [])
+                if other is not None and page != index and other.top >= pages[page].height * (1 - BAND)})
 
 
 def _body_texts(lines: list[Line]) -> set[str]:
@@ -794,25 +831,26 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     running header that repeats the title, or holds it among the date and time a
     browser prints beside the page's title); footers are dropped everywhere.
     """
-    counts: Counter[tuple[str, int]] = Counter()
-    for page in pages:
-        counts.update({key for line in _band_lines(page) if (key := _band_key(line)) is not None})
+    places = _band_places(pages)
     needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
     for index, page in enumerate(pages):
         furniture = set()
         band = _band_lines(page)
         body = _body_texts([line for line in page.lines if line not in band]) if index == 0 else set()
         # the first line of page 1 that repeats on no other page (a title may sit in the band too)
-        own = [line for line in page.lines if counts[_band_key(line) or ("", 0)] < needed] if index == 0 else []
+        own = [line for line in page.lines if _repeats(line, index, places) < needed] if index == 0 else []
         title = min(own, key=lambda line: line.top).text if own else ""
+        last = max(page.lines, key=lambda line: line.bottom, default=None)
         for line in band:
-            key = _band_key(line)
             named_below = line.text in body or (len(title) >= TITLE_IN_HEADER and title in line.text
                                                 and not _HAN.search(line.text.replace(title, "")))
-            if _PAGE_NUMBER.match(line.text) or key is None:
+            if _PAGE_NUMBER.match(line.text) or not _band_text(line):
                 furniture.add(id(line))
-            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
+            elif _repeats(line, index, places, footer=line.top >= page.height * (1 - BAND)) >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
                 furniture.add(id(line))
+        # a footer the browser printed under the last page's body, out of the band
+        if last is not None and last not in band and _footer_elsewhere(last, index, pages, places) + 1 >= needed:
+            furniture.add(id(last))
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
 
