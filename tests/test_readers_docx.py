@@ -485,6 +485,31 @@ def test_two_panels_side_by_side_in_one_table_are_read_half_by_half():
     assert len(tables) == 4 and all(doc.text[t.start : t.end].split("\n")[0] in ("血常规", "凝血功能", "肝功能", "肾功能及电解质") for t in tables)
 
 
+def test_a_page_set_in_two_columns_by_a_one_row_table_is_read_column_by_column():
+    doc = _office("statute_江临市共享单车停放管理办法_无框表格两栏_Word.docx")
+    lines = _lines(doc.text)
+    assert "第一章 总则" in lines and "第四章 法律责任" in lines  # each paragraph of a cell a line of its own
+    assert lines.index("第一章 总则") < lines.index("第三章 运营维护") < lines.index("第四章 法律责任")  # the left column, then the right
+    assert not any(b.kind == "table" and doc.text[b.start : b.end].startswith("第") for b in doc.blocks)
+    from docx import Document
+
+    def one_table(cells: list[list[str]], rows: int = 1) -> list[str]:
+        document = Document()
+        table = document.add_table(rows=rows, cols=len(cells))
+        for row in table.rows:
+            for cell, paragraphs in zip(row.cells, cells):
+                cell.text = paragraphs[0]
+                for text in paragraphs[1:]:
+                    cell.add_paragraph(text)
+        buffer = io.BytesIO()
+        document.save(buffer)
+        return _lines(read_docx(buffer.getvalue(), "t.docx").text)
+
+    assert one_table([["第一条 甲。", "第二条 乙。"], ["第三条 丙。", "第四条 丁。"]]) == ["第一条 甲。", "第二条 乙。", "第三条 丙。", "第四条 丁。"]
+    assert one_table([["备注", ""], ["空腹采血。", "复查。"]]) == ["备注\t空腹采血。复查。"]  # three paragraphs: a row of values
+    assert one_table([["第一条 甲。", "第二条 乙。"], ["第三条 丙。", "第四条 丁。"]], rows=2)[0] == "第一条 甲。第二条 乙。\t第三条 丙。第四条 丁。"
+
+
 def test_side_by_side_needs_the_column_names_repeated_in_order():
     from domainchunk.readers.layout import CellSpec, side_by_side
 

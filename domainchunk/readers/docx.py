@@ -677,13 +677,14 @@ class _Reader:
     def table(self, tbl) -> None:
         """The table's rows, except that a row whose cells hold tables of their own is layout (a
         report's frame around its panels' tables): Word shows each of its cells as a page area,
-        its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
+        its paragraphs and tables in turn, so the reader reads them so, between the rows around it.
+        So is a table of one row whose cells hold paragraphs of text (a page set in two columns
+        by a table: the left column's paragraphs in one cell, the right's in the next)."""
         rows: list[list] = []
-        for tr in _unwrapped(tbl, W_TR):
-            if _removed(_child(tr, W_TRPR)):  # a row deleted (or moved away) in tracked changes
-                continue
+        trs = [tr for tr in _unwrapped(tbl, W_TR) if not _removed(_child(tr, W_TRPR))]  # not a row deleted (or moved away) in tracked changes
+        for tr in trs:
             cells = list(_unwrapped(tr, W_TC))
-            if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
+            if any(next(tc.iter(W_TBL), None) is not None for tc in cells) or len(trs) == 1 and _page_areas(cells):
                 self._rows(rows)
                 rows = []
                 for tc in cells:
@@ -755,6 +756,17 @@ class _Reader:
                 self.walk(_wrapped(child))
             elif tag == W_ALT_CHUNK:
                 self.alt_chunk(child)
+
+
+PAGE_AREA_PARAGRAPHS = 4  # a one-row table whose cells hold this many paragraphs of text between them sets out a page
+
+
+def _page_areas(cells: list) -> bool:
+    """The cells of a table's only row hold paragraphs as a page does, not a value each: a
+    table of one row is no table of data (nothing to line up under), and one holding several
+    paragraphs is a frame for them."""
+    paragraphs = sum(1 for tc in cells for p in _unwrapped(tc, W_P) if any((t.text or "").strip() for t in p.iter(W_T)))
+    return paragraphs >= PAGE_AREA_PARAGRAPHS
 
 
 def _removed(properties) -> bool:
