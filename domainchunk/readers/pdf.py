@@ -894,8 +894,11 @@ def _remove_footnotes(pages: list[PageContent]) -> None:
 
 
 def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
-    """A vertical strip in the middle of the page that (almost) no line crosses: two columns."""
-    lines = [i for i in items if isinstance(i, Line)]
+    """A vertical strip in the middle of the page that (almost) no line crosses: two columns.
+    A short line centred on the page (a title, a chapter heading set across both columns, as a
+    gazette sets one between runs of two columns) crosses any gutter and says nothing of one:
+    it is left out, and the reading order takes it as the end of the run above it."""
+    lines = [i for i in items if isinstance(i, Line) and not _centred_on_page(i, width)]
     if len(lines) < 6:
         return None
     # How many lines cover each x: +1 where a line starts, -1 past its end, summed left to right
@@ -922,6 +925,14 @@ def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
     left = sum(1 for line in lines if line.x1 <= best[0])
     right = sum(1 for line in lines if line.x0 >= best[1])
     return best if left >= 3 and right >= 3 else None
+
+
+CENTRED_SLACK = 0.04  # a line whose middle is within this share of the page's width of the page's middle is centred
+CENTRED_WIDTH = 0.7  # a centred line narrower than this share of the page is a heading or title line, not body text
+
+
+def _centred_on_page(line: Line, width: float) -> bool:
+    return line.x1 - line.x0 < CENTRED_WIDTH * width and abs((line.x0 + line.x1) / 2 - width / 2) < CENTRED_SLACK * width
 
 
 def _side(item: Item, gutter: tuple[float, float]) -> int:
