@@ -42,7 +42,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 sys.path.insert(0, str(Path(__file__).parent))
-from make_office_docs import Unit, write_gold  # noqa: E402
+from make_office_docs import LAB_COLUMNS, LAB_PANELS, LAB_PATIENT, Unit, write_gold  # noqa: E402
 from make_office_docs_word import _BODY, _cell, _package, _row, para, run, sdt_block  # noqa: E402
 from make_office_prints_browser import GAP, _HEAD_CSS, _chromium, _document_body, _page, _paragraph  # noqa: E402
 from make_office_prints_browser import _lines as _page_lines  # noqa: E402
@@ -354,6 +354,32 @@ def statute_multilevel_list_docx(source: str, target: str) -> None:
     _copy_gold(source, target)
 
 
+_NO_BORDERS = ('<w:tblBorders>' + "".join(f'<w:{side} w:val="nil"/>' for side in ("top", "left", "bottom", "right", "insideH", "insideV"))
+               + '</w:tblBorders>')
+
+
+def statute_layout_table_docx(source: str, target: str) -> None:
+    """A gazette page set in two columns by a borderless table of one row and two cells (an
+    older template's way, before section columns): the title above it, the body's first half
+    in the left cell, the rest in the right cell, paragraph by paragraph."""
+    lines = [line.strip() for line in _text_lines(source)]
+    title = next(i for i, line in enumerate(lines) if line.endswith(("办法", "条例", "规定")))
+    body = [line for line in lines[title + 1:]]
+    half = len(body) // 2
+    while half < len(body) and not _CHAPTER_LABEL.match(body[half]):  # the right column opens with a chapter
+        half += 1
+    cell = lambda part: "<w:tc><w:tcPr><w:tcW w:w=\"4150\" w:type=\"dxa\"/></w:tcPr>" + "".join(  # noqa: E731
+        para(run(text, bold=bool(_CHAPTER_LABEL.match(text))), extra='<w:jc w:val="center"/>' if _CHAPTER_LABEL.match(text) else _BODY)
+        if text else para("") for text in part) + "</w:tc>"
+    table = (f'<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/>{_NO_BORDERS}<w:tblLayout w:type="fixed"/></w:tblPr>'
+             '<w:tblGrid><w:gridCol w:w="4150"/><w:gridCol w:w="4150"/></w:tblGrid>'
+             f"<w:tr>{cell(body[:half])}{cell(body[half:])}</w:tr></w:tbl>")
+    head = "".join(para(run(text, bold=i == title), style="Title" if i == title else None) if text else para("")
+                   for i, text in enumerate(lines[:title + 1]))
+    (OUT / target).write_bytes(_package(head + table + para("")))
+    _copy_gold(source, target)
+
+
 # ---------------------------------------------------------------- prints
 
 
@@ -448,6 +474,46 @@ def lab_space_aligned_page() -> tuple[str, list[Unit]]:
     return _page(SPACED_PATIENT[0], css, f"<pre>{html.escape(chr(10).join(lines))}</pre>"), units
 
 
+_CHAPTER_LINE = re.compile(r"^第[一二三四五六七八九十]+[章节]")
+
+
+def _gazette_body(lines: list[str]) -> str:
+    """A law as a gazette's web edition sets it: chapter headings across the page
+    (``column-span: all``), the articles between them in two columns."""
+    out, open_ = [_paragraph("h1", lines[0])], False
+    for line in lines[1:]:
+        if _CHAPTER_LINE.match(line.removeprefix(GAP).strip()):
+            out.append(("</div>" if open_ else "") + _paragraph("h2", line.strip()) + '<div class="cols">')
+            open_ = True
+        else:
+            out.append(_paragraph("p", line))
+    return "".join(out) + ("</div>" if open_ else "")
+
+
+_GAZETTE_CSS = (" h1 { font-size: 18pt; text-align: center; } h2 { font-size: 13pt; text-align: center; margin: 0.8em 0 0.4em; }"
+                " .cols { column-count: 2; column-gap: 1.5em; column-rule: 0.5pt solid #999; }"
+                " p { margin: 0.2em 0; text-indent: 2em; text-align: justify; }")
+
+
+def _borderless_lab_body() -> tuple[str, list[Unit]]:
+    """All panels in one table without rules: a panel's name in a bold cell spanning the row, the
+    column names in a ``<thead>`` (repeated on every page), cells aligned by the table alone."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in LAB_COLUMNS)
+    rows, units = [], []
+    for panel, specimen, items in LAB_PANELS:
+        caption = f"{panel}（{specimen}）"
+        rows.append(f'<tr><td class="panel" colspan="{len(LAB_COLUMNS)}">{html.escape(caption)}</td></tr>')
+        rows += ["<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in item) + "</tr>" for item in items]
+        units.append(Unit([panel], [caption, *("".join(item) for item in items)]))
+    return f"<table class=\"results\"><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>", units
+
+
+_BORDERLESS_CSS = (_RUNNING_CSS + " table.results { border-collapse: collapse; width: 100%; margin-top: 0.5em; }"
+                   " table.results th, table.results td { border: none; padding: 1pt 4pt; font-size: 10pt; text-align: left; text-indent: 0; }"
+                   " table.results td.panel { font-weight: bold; padding-top: 6pt; } table.results tr { break-inside: avoid; }"
+                   " p.pt { text-indent: 0; margin: 0.1em 0; }")
+
+
 def chromium_pdfs() -> None:
     if shutil.which("chromium") is None:
         print("chromium not found: the committed PDFs are kept", file=sys.stderr)
@@ -465,6 +531,25 @@ def chromium_pdfs() -> None:
         target = "emr_出院记录_标题仅加粗_Chromium.pdf"
         _chromium(target, _page(lines[1], _HEAD_CSS + " p { margin: 0.2em 0; }", _bold_headings_body(lines, _gold_labels(source))),
                   ["--no-pdf-header-footer"], Path(tmp))
+        _copy_gold(source, target)
+        source = "statute_示范自治县民族文化保护单行条例_章节.txt"
+        lines = _page_lines(source)
+        target = "statute_示范自治县民族文化保护单行条例_章名通栏条文两栏_Chromium.pdf"
+        _chromium(target, _page(lines[0], _GAZETTE_CSS, _gazette_body(lines)), ["--no-pdf-header-footer"], Path(tmp))
+        _copy_gold(source, target)
+        table, units = _borderless_lab_body()
+        patient = "".join(f'<p class="pt">{html.escape(line)}</p>' for line in LAB_PATIENT[1:])
+        target = "lab_住院检验汇总_无框线表格_病人信息页眉逐页_Chromium.pdf"
+        _chromium(target, _page(LAB_PATIENT[0], _BORDERLESS_CSS, _running(
+            LAB_PATIENT[0] + "　" + LAB_PATIENT[1].split("　")[0] + "　住院号：2025030417", "本报告仅对所检标本负责　如有疑问请于三日内与检验科联系",
+            patient + table)), ["--no-pdf-header-footer"], Path(tmp))
+        write_gold(target, "lab_report", units)
+        source = "emr_入院记录_体格检查分项.txt"
+        lines = _page_lines(source)
+        target = "emr_入院记录_病人信息页眉逐页_Chromium.pdf"
+        _chromium(target, _page(lines[1], _RUNNING_CSS, _running(
+            "江临市人民医院　姓名：曹某某　性别：男　年龄：66岁　科室：呼吸内科　床号：12　住院号：JL2025021703", "江临市人民医院电子病历系统打印",
+            _document_body(lines, 2))), ["--no-pdf-header-footer"], Path(tmp))
         _copy_gold(source, target)
         page, units = lab_space_aligned_page()
         target = "lab_检验报告_等宽空格对齐无框线_Chromium.pdf"
@@ -485,8 +570,9 @@ def main() -> None:
     contract_two_column_section_docx("contract_示范仓储合同.txt", "contract_示范仓储合同_分节两栏条款_Word.docx")
     emr_direct_headings_docx("emr_出院记录_汉字序号分节.txt", "emr_出院记录_直接格式标题_Word.docx")
     statute_multilevel_list_docx("statute_示范农村供水工程管理条例_国务院令.txt", "statute_示范农村供水工程管理条例_多级列表章条_Word.docx")
+    statute_layout_table_docx("statute_江临市共享单车停放管理办法_政府令.txt", "statute_江临市共享单车停放管理办法_无框表格两栏_Word.docx")
     if "--no-pdf" not in sys.argv:
-        libreoffice_pdfs(["lab_检验报告单_两组合左右并排一表_Word.docx", "contract_示范仓储合同_分节两栏条款_Word.docx",
+        libreoffice_pdfs(["statute_江临市共享单车停放管理办法_无框表格两栏_Word.docx", "lab_检验报告单_两组合左右并排一表_Word.docx", "contract_示范仓储合同_分节两栏条款_Word.docx",
                           "emr_出院记录_直接格式标题_Word.docx"])
         chromium_pdfs()
 

@@ -97,6 +97,13 @@ SPACE_GAP = 0.15
 # in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
 # that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
 AUTOSPACE_GAP = 0.3
+# A gap wider than this many times the size, past a line's letter spacing, sets cells apart (a
+# table without rules: columns aligned by the space between them); a line of two or more such
+# gaps is a row, set out, not flowed text wrapped at the margin.
+CELL_GAP = 1.5
+ROW_GAPS = 2
+COLUMN_ROWS = 3  # lines that start a word at one x after a wide gap make it a column's edge
+COLUMN_SLACK = 0.3  # a column's words start within this share of the size either way
 _AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 # What marks a glyph bold: a font name naming a bold face (a CJK font without one is set in a
 # bold family, 黑体, or stroked, below), a weight of at least BOLD_WEIGHT, or glyphs both
@@ -161,6 +168,8 @@ class Line:
     heading_level: int | None = None
     centred: bool = False  # a heading set centred (see _mark_headings)
     font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
+    cell_gaps: int = 0  # gaps wider than CELL_GAP of its size (past its letter spacing): cells set apart in a row
+    pieces: tuple[tuple[float, bool, str], ...] = ()  # its words as spaces part them (see _pieces); () with no space
 
     def __post_init__(self) -> None:
         self.font_size = self.font_size or self.size
@@ -224,6 +233,7 @@ class _LineAcc:
     last: int
     ink: float  # the glyphs' widths summed: the line's width less this is its gaps
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
+    spaces: list[tuple[int, float, float]] = field(default_factory=list)  # (position, next glyph's x, gap) of every space
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -402,8 +412,9 @@ def _heading_shaped(text: str) -> bool:
     return len(text) <= SHORT_BOLD and text.count(" ") <= HEADING_GAPS and not _SENTENCE_END.search(text)
 
 
-def _drop_tracking_spaces(acc: _LineAcc) -> None:
-    """Drop the spaces pdfium made up for gaps that are only the line's letter spacing.
+def _drop_tracking_spaces(acc: _LineAcc) -> float:
+    """Drop the spaces pdfium made up for gaps that are only the line's letter spacing; return
+    that spacing.
 
     A justified line of CJK text (or one spread out, 分散对齐) is set with its slack between
     every two glyphs, often glyph by glyph with no space in the gaps; pdfium takes each
@@ -421,6 +432,47 @@ def _drop_tracking_spaces(acc: _LineAcc) -> None:
         autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
         if gap - tracking <= SPACE_GAP * size or autospaced:
             acc.chars[position] = ""
+    return tracking
+
+
+def _pieces(acc: _LineAcc, tracking: float) -> tuple[tuple[float, bool, str], ...]:
+    """The line's words as its spaces part them: (x where each starts, whether the gap before it
+    is wider than CELL_GAP of the size past the letter spacing, its text)."""
+    size = statistics.median(acc.heights)
+    pieces, at, x, wide = [], 0, acc.x0, False
+    for position, start, gap in acc.spaces:
+        if acc.chars[position] != " ":
+            continue  # dropped: letter spacing
+        pieces.append((x, wide, "".join(acc.chars[at:position])))
+        at, x, wide = position + 1, start, gap - tracking > CELL_GAP * size
+    pieces.append((x, wide, "".join(acc.chars[at:])))
+    return tuple(pieces)
+
+
+def _tab_columns(lines: list[Line]) -> None:
+    """Columns of a table drawn without rules, separated by tabs as a ruled table's cells are.
+
+    An x where COLUMN_ROWS lines of the page or more start a word after a wide gap (see
+    CELL_GAP) is a column's left edge. In a line with such a gap there, or with ROW_GAPS words
+    starting at edges, every space before a word starting at an edge, wide or not (a value may
+    run close to the next column, as a tab stop lets it), is a tab; a space inside a cell
+    (mg/L FEU) starts no column and stays. Prose parts its words by no wide gap, and is left
+    as it is."""
+    starts = [(x, line.size, id(line)) for line in lines for x, wide, _ in line.pieces[1:] if wide]
+    if len(starts) < COLUMN_ROWS:
+        return
+    columns = [x for x, size, _ in starts
+               if len({owner for other, _, owner in starts if abs(other - x) <= COLUMN_SLACK * size}) >= COLUMN_ROWS]
+    if not columns:
+        return
+    for line in lines:
+        at_column = [any(abs(x - column) <= COLUMN_SLACK * line.size for column in columns) for x, _, _ in line.pieces[1:]]
+        if not any(wide and edge for (_, wide, _), edge in zip(line.pieces[1:], at_column)) and sum(at_column) < ROW_GAPS:
+            continue
+        text = line.pieces[0][2]
+        for (_, _, word), edge in zip(line.pieces[1:], at_column):
+            text += ("\t" if edge else " ") + word
+        line.text = clean_line(text)
 
 
 def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
@@ -451,6 +503,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             if space:
                 if not written:
                     current.guessed.append((len(current.chars), left - current.x1))
+                current.spaces.append((len(current.chars), left, left - current.x1))
                 current.chars.append(" ")
             current.chars.append(char)
             current.ink += right - left
@@ -465,12 +518,13 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         space = written = False
     result = []
     for acc in lines:
-        if acc.guessed:
-            _drop_tracking_spaces(acc)
+        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
         text = "".join(acc.chars)
         if text.strip():
+            pieces = _pieces(acc, tracking) if acc.spaces else ()
             result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(acc.first, acc.last)))
+                               samples=(acc.first, acc.last), cell_gaps=sum(1 for _, wide, _ in pieces if wide), pieces=pieces))
+    _tab_columns(result)
     return result
 
 
@@ -810,8 +864,8 @@ def _repeats(line: Line, index: int, places: dict[str, list[tuple[int, Line | No
 
 
 def _footer_elsewhere(line: Line, index: int, pages: list[PageContent], places: dict[str, list[tuple[int, Line | None]]]) -> int:
-    """On how many pages besides ``index`` the text of ``line`` (a page's last line, out of its
-    band) is a line of the bottom band."""
+    """On how many pages besides ``index`` the text of ``line`` (a page's last line) is a line of
+    the bottom band, at any height."""
     return len({page for page, other in places.get(_band_text(line), [])
                 if other is not None and page != index and other.top >= pages[page].height * (1 - BAND)})
 
@@ -848,8 +902,8 @@ def _remove_furniture(pages: list[PageContent]) -> None:
                 furniture.add(id(line))
             elif _repeats(line, index, places, footer=line.top >= page.height * (1 - BAND)) >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
                 furniture.add(id(line))
-        # a footer the browser printed under the last page's body, out of the band
-        if last is not None and last not in band and _footer_elsewhere(last, index, pages, places) + 1 >= needed:
+        # a footer the browser printed under the last page's body, higher than on the other pages
+        if last is not None and _footer_elsewhere(last, index, pages, places) + 1 >= needed:
             furniture.add(id(last))
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
@@ -1182,6 +1236,8 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
     if abs(line.font_size - following.font_size) > 0.15 * line.font_size:
         return False
     if _WHOLE_NOTE.match(line.text):
+        return False
+    if line.cell_gaps >= ROW_GAPS:  # a row of cells set apart (a table without rules) ends where its last cell ends
         return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
         return False
