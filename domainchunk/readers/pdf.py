@@ -458,15 +458,20 @@ def _tab_columns(lines: list[Line]) -> None:
     run close to the next column, as a tab stop lets it), is a tab; a space inside a cell
     (mg/L FEU) starts no column and stays. Prose parts its words by no wide gap, and is left
     as it is."""
-    starts = [(x, line.size, id(line)) for line in lines for x, wide, _ in line.pieces[1:] if wide]
+    starts = sorted((x, id(line)) for line in lines for x, wide, _ in line.pieces[1:] if wide)
     if len(starts) < COLUMN_ROWS:
         return
-    columns = [x for x, size, _ in starts
-               if len({owner for other, _, owner in starts if abs(other - x) <= COLUMN_SLACK * size}) >= COLUMN_ROWS]
+    slack = COLUMN_SLACK * statistics.median(line.size for line in lines if line.pieces)
+    xs = [x for x, _ in starts]
+    columns = [x for x in xs  # the starts within slack of x, found by bisection in the sorted starts
+               if len({owner for _, owner in starts[bisect.bisect_left(xs, x - slack):bisect.bisect_right(xs, x + slack)]}) >= COLUMN_ROWS]
     if not columns:
         return
     for line in lines:
-        at_column = [any(abs(x - column) <= COLUMN_SLACK * line.size for column in columns) for x, _, _ in line.pieces[1:]]
+        if len(line.pieces) < 2:
+            continue
+        at_column = [(at := bisect.bisect_left(columns, x - slack)) < len(columns) and columns[at] <= x + slack
+                     for x, _, _ in line.pieces[1:]]
         if not any(wide and edge for (_, wide, _), edge in zip(line.pieces[1:], at_column)) and sum(at_column) < ROW_GAPS:
             continue
         text = line.pieces[0][2]
