@@ -10,12 +10,14 @@ most of the time of a page with a table). The pipeline per document:
    chars) and ruled tables, in the coordinates of the page as shown (its crop box
    from (0, 0), a page stored turned by ``/Rotate`` upright, chars outside it
    dropped); the spaces pdfium makes up for gaps that are only a justified line's
-   letter spacing are dropped;
+   letter spacing are dropped; the columns of a table drawn without rules (words
+   starting at one x after wide gaps, row after row) are separated by tabs;
 2. margin line numbers (a bare number beside each line, counting up) set aside;
    running headers, footers and page numbers removed: lines in the top or
-   bottom band that are page numbers or repeat across pages;
+   bottom band that are page numbers or repeat across pages (in the same place,
+   give or take less than a line's height; a footer also as a page's last line);
 3. columns: a page whose lines leave a vertical gutter is read left column
-   first, then right;
+   first, then right, in each run between lines set across the gutter;
 4. tables of contents marked (``style="toc"``), headings told by size and, at
    about the body's size, by weight; their depth ranks size, then centring;
 5. soft line breaks joined by geometry: a line that reaches the right margin
@@ -30,7 +32,9 @@ A table continued on the next page becomes a second table block with
 ``style="continued"``; when its first row repeats the header row of the table
 it continues, that repeated row is **dropped** (from the text and the rows). A
 row a page break cut in two is joined back, and a table's first row left alone
-at the foot of a page is read as that table's row, not as a line of text.
+at the foot of a page is read as that table's row, not as a line of text. A table
+setting two panels side by side (its header row names the same columns twice) is
+written half by half, as the DOCX reader writes it.
 """
 from __future__ import annotations
 
