@@ -474,6 +474,57 @@ def test_a_merged_column_beside_spanning_caption_rows_stays_data():
     assert lines.count("项目名称\t代号\t结果\t提示\t单位\t参考区间") == 5  # one per table; the page-break copy dropped
 
 
+def test_two_panels_side_by_side_in_one_table_are_read_half_by_half():
+    doc = _office("lab_检验报告单_两组合左右并排一表_Word.docx")
+    lines = _lines(doc.text)
+    left, right = lines.index("血常规"), lines.index("凝血功能")
+    assert lines[left + 1] == lines[right + 1] == "项目\t结果\t单位\t参考区间"  # each half under its own header
+    assert lines[left + 2 : right] == [l for l in lines[left + 2 : right] if l.count("\t") == 3]  # no right-half cell among them
+    assert "血小板计数\t236\t10^9/L\t125-350" in lines[left:right] and "D-二聚体\t0.42\tmg/L FEU\t0-0.55" in lines[right:]
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 4 and all(doc.text[t.start : t.end].split("\n")[0] in ("血常规", "凝血功能", "肝功能", "肾功能及电解质") for t in tables)
+
+
+def test_a_page_set_in_two_columns_by_a_one_row_table_is_read_column_by_column():
+    doc = _office("statute_江临市共享单车停放管理办法_无框表格两栏_Word.docx")
+    lines = _lines(doc.text)
+    assert "第一章 总则" in lines and "第四章 法律责任" in lines  # each paragraph of a cell a line of its own
+    assert lines.index("第一章 总则") < lines.index("第三章 运营维护") < lines.index("第四章 法律责任")  # the left column, then the right
+    assert not any(b.kind == "table" and doc.text[b.start : b.end].startswith("第") for b in doc.blocks)
+    from docx import Document
+
+    def one_table(cells: list[list[str]], rows: int = 1) -> list[str]:
+        document = Document()
+        table = document.add_table(rows=rows, cols=len(cells))
+        for row in table.rows:
+            for cell, paragraphs in zip(row.cells, cells):
+                cell.text = paragraphs[0]
+                for text in paragraphs[1:]:
+                    cell.add_paragraph(text)
+        buffer = io.BytesIO()
+        document.save(buffer)
+        return _lines(read_docx(buffer.getvalue(), "t.docx").text)
+
+    assert one_table([["第一条 甲。", "第二条 乙。"], ["第三条 丙。", "第四条 丁。"]]) == ["第一条 甲。", "第二条 乙。", "第三条 丙。", "第四条 丁。"]
+    assert one_table([["备注", ""], ["空腹采血。", "复查。"]]) == ["备注\t空腹采血。复查。"]  # three paragraphs: a row of values
+    assert one_table([["第一条 甲。", "第二条 乙。"], ["第三条 丙。", "第四条 丁。"]], rows=2)[0] == "第一条 甲。第二条 乙。\t第三条 丙。第四条 丁。"
+
+
+def test_side_by_side_needs_the_column_names_repeated_in_order():
+    from domainchunk.readers.layout import CellSpec, side_by_side
+
+    def table(*rows: str) -> list[list[CellSpec]]:
+        return [[CellSpec(t) for t in row.split("|")] for row in rows]
+
+    cut = side_by_side(table("项目|结果|项目|结果", "甲|1|乙|2", "注：复查|||"))
+    assert [[[c.text for c in r] for r in g] for g in cut] == [[["项目", "结果"], ["甲", "1"], ["注：复查", ""]], [["项目", "结果"], ["乙", "2"], ["", ""]]]
+    note = side_by_side([[CellSpec("项目"), CellSpec("结果"), CellSpec("项目"), CellSpec("结果")], [CellSpec("备注：空腹采血", 4)], *table("甲|1|乙|2")])
+    assert [[[c.text for c in r] for r in g] for g in note] == [[["项目", "结果"]], [["项目", "结果"]], [["备注：空腹采血"]], [["甲", "1"]], [["乙", "2"]]]
+    assert side_by_side(table("项目|结果|结果|项目", "甲|1|2|乙")) is None  # not the same columns in the same order
+    assert side_by_side(table("项目|结果|单位|参考区间", "甲|1|g/L|1-2")) is None
+    assert side_by_side(table("第1次|第2次|第1次|第2次", "1|2|3|4")) is None  # digits: values, not column names
+
+
 def test_empty_paragraphs_are_one_blank_line_between_lines_only():
     from docx import Document
 

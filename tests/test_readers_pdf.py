@@ -343,6 +343,50 @@ def test_body_line_in_the_band_at_different_heights_is_kept():
     assert all(f"时间：2019-01-0{n}" in doc.text for n in (1, 2, 3, 4))
 
 
+def test_a_browser_running_header_lower_on_page_one_and_its_footer_under_the_last_page_are_furniture():
+    # A web page's running header and footer (a table's <thead> and <tfoot>): on page 1 the header
+    # sits lower by the body's margin, on the last page the footer comes under the last line, mid-page.
+    header, footer = "示范县人民法院民事判决书", "本文书由审判管理系统打印仅供当事人查阅"
+    body = [(150 + 16 * i, FULL) for i in range(30)]
+    pages = [[(46, header), *body, (812, footer)], [(40, header), *body[:10], (330, footer)]]
+    doc = read_pdf(_pdf_with_lines(pages), "running.pdf")
+    assert doc.text.count(header) == 1 and footer not in doc.text  # the header kept once, on page 1, as a title
+    assert doc.text.count(FULL) == 40
+
+
+def _pdf_with_cells(rows: list[tuple[float, list[tuple[float, str]]]]) -> bytes:
+    """A one-page PDF whose rows are drawn cell by cell at (y from the top, [(x, text)]): a table without rules."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(595, 842))
+    c.setFont("STSong-Light", 10.5)
+    for y, cells in rows:
+        for x, text in cells:
+            c.drawString(x, 842 - y, text)
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def test_a_table_without_rules_reads_its_columns_tab_separated_and_its_rows_unjoined():
+    # Cells at fixed x (a LIS's print without rules): a value running close to the next column
+    # (a long result beside its flag) still ends its cell; a space inside a cell (mg/L FEU) stays.
+    columns = (60, 200, 290, 340, 400, 480)
+    items = [("白细胞计数", "WBC", "14.6", "↑", "10^9/L", "3.5-9.5"), ("D-二聚体", "D-D", "1.84", "↑", "mg/L FEU", "<0.5"),
+             ("颜色", "", "黄色", "", "", ""), ("纤维蛋白原降解产物", "FDP", "<2.5", "", "μg/mL", "<5.0"),
+             ("国际标准化比值", "INR", "1.21", "↑", "", "0.8-1.2")]
+    rows = [(100, [(60, "凝血功能（枸橼酸钠抗凝血浆）")])]
+    rows += [(120 + 16 * i, [(x, v) for x, v in zip(columns, item) if v]) for i, item in enumerate(items)]
+    rows.append((230, [(60, "备注：本报告中 mg/L FEU 为纤维蛋白原当量单位，请结合临床。")]))
+    lines = _lines(read_pdf(_pdf_with_cells(rows), "rows.pdf").text)
+    assert lines[1:6] == ["\t".join(v for v in item if v) for item in items]
+    assert lines[-1] == "备注：本报告中 mg/L FEU 为纤维蛋白原当量单位，请结合临床。"  # prose: its spaces stay
+
+
 def test_longest_line_of_a_page_of_rows_is_not_a_soft_wrap():
     # A printed lab report: a key：value header line longer than every row, a panel name under
     # it, rows ending wherever their last value ends. No margin is shown, so nothing is joined.

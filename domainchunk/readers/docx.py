@@ -20,7 +20,8 @@ or moved-away text, paragraphs and rows); a symbol inserted from Wingdings, Wing
 packages, macro-enabled documents and templates are read as .docx is. A column whose cells are
 merged down over the rows they group (a lab's panel names) gives each group a
 caption row above it; a copy of a marked header row inside the table (a
-printout's page break) is dropped. Pages are known only from explicit breaks (page
+printout's page break) is dropped; a table that sets two panels side by side (its header row
+names the same columns twice) is read half by half. Pages are known only from explicit breaks (page
 breaks, page-break-before, next-page section breaks): when there are any, the
 blocks and ``Document.pages`` carry page numbers counted from them, otherwise
 no page numbers are given.
@@ -42,7 +43,7 @@ from lxml import etree
 from ..errors import ReadError
 from ..models import Document
 from .html import decoded, mime_html, write_html
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, looks_like_header, side_by_side
 from .limits import check_archive
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -676,13 +677,14 @@ class _Reader:
     def table(self, tbl) -> None:
         """The table's rows, except that a row whose cells hold tables of their own is layout (a
         report's frame around its panels' tables): Word shows each of its cells as a page area,
-        its paragraphs and tables in turn, so the reader reads them so, between the rows around it."""
+        its paragraphs and tables in turn, so the reader reads them so, between the rows around it.
+        So is a table of one row whose cells hold paragraphs of text (a page set in two columns
+        by a table: the left column's paragraphs in one cell, the right's in the next)."""
         rows: list[list] = []
-        for tr in _unwrapped(tbl, W_TR):
-            if _removed(_child(tr, W_TRPR)):  # a row deleted (or moved away) in tracked changes
-                continue
+        trs = [tr for tr in _unwrapped(tbl, W_TR) if not _removed(_child(tr, W_TRPR))]  # not a row deleted (or moved away) in tracked changes
+        for tr in trs:
             cells = list(_unwrapped(tr, W_TC))
-            if any(next(tc.iter(W_TBL), None) is not None for tc in cells):
+            if any(next(tc.iter(W_TBL), None) is not None for tc in cells) or len(trs) == 1 and _page_areas(cells):
                 self._rows(rows)
                 rows = []
                 for tc in cells:
@@ -719,6 +721,10 @@ class _Reader:
             rows = rows[:header_rows] + [row for row in rows[header_rows:] if [cell.text for cell in row] not in header]
         elif looks_like_header(rows):
             header_rows = 1
+        if (groups := side_by_side(rows)) is not None:  # two panels side by side: each read as its own table
+            for group in groups:
+                self.builder.table(group, page=self.page, header_rows=min(header_rows, len(group)))
+            return
         if grouped:
             rows = group_captions(rows, header_rows)
         self.builder.table(rows, page=self.page, header_rows=header_rows)
@@ -750,6 +756,17 @@ class _Reader:
                 self.walk(_wrapped(child))
             elif tag == W_ALT_CHUNK:
                 self.alt_chunk(child)
+
+
+PAGE_AREA_PARAGRAPHS = 4  # a one-row table whose cells hold this many paragraphs of text between them sets out a page
+
+
+def _page_areas(cells: list) -> bool:
+    """The cells of a table's only row hold paragraphs as a page does, not a value each: a
+    table of one row is no table of data (nothing to line up under), and one holding several
+    paragraphs is a frame for them."""
+    paragraphs = sum(1 for tc in cells for p in _unwrapped(tc, W_P) if any((t.text or "").strip() for t in p.iter(W_T)))
+    return paragraphs >= PAGE_AREA_PARAGRAPHS
 
 
 def _removed(properties) -> bool:

@@ -105,6 +105,75 @@ def group_captions(rows: list[list[CellSpec]], header_rows: int) -> list[list[Ce
     return out
 
 
+_HEADER_SEARCH = 3  # the column names' row is among a table's first rows (under its captions)
+
+
+def _grid_starts(row: list[CellSpec]) -> list[int]:
+    """The grid column each cell of ``row`` starts at."""
+    starts, at = [], 0
+    for cell in row:
+        starts.append(at)
+        at += cell.colspan
+    return starts
+
+
+def side_by_side(rows: list[list[CellSpec]]) -> list[list[list[CellSpec]]] | None:
+    """A table that sets two (or more) tables side by side, as a report prints two lab panels in
+    one table (each row: the left panel's item, result, unit, range, then the right panel's), cut
+    into its column groups, left to right; ``None`` for any other table."""
+    edges = side_by_side_edges(rows)
+    return None if edges is None else cut_groups(rows, edges)
+
+
+def side_by_side_edges(rows: list[list[CellSpec]]) -> list[int] | None:
+    """The grid columns where the side-by-side tables of :func:`side_by_side` begin, and the
+    table's width; ``None`` when the table is one table.
+
+    The sign is a row among the first ones whose cells name the same columns twice or more, in
+    the same order and over the same grid widths (项目 结果 单位 参考区间 | 项目 结果 单位 参考区间):
+    each repeat opens a group. A row is cut at the groups' edges; a row with a cell across an edge
+    (a note spanning the table) belongs to no one group and is kept whole, after the groups
+    written so far, and the rows below it are cut again. Read row by row, such a table interleaves
+    its groups; read group by group, each reads as the table it is."""
+    for index, row in enumerate(rows[:_HEADER_SEARCH]):
+        names = [cell.text for cell in row]
+        if not all(names) or any(regex.search(r"\d", name) for name in names):
+            continue
+        for count in (2, 3, 4):
+            width = len(row) // count
+            if width < 2 or width * count != len(row):
+                continue
+            shape = [(c.text, c.colspan) for c in row[:width]]
+            if all([(c.text, c.colspan) for c in row[k * width:(k + 1) * width]] == shape for k in range(count)):
+                return [_grid_starts(row)[k * width] for k in range(count)] + [sum(c.colspan for c in row)]
+    return None
+
+
+def cut_groups(rows: list[list[CellSpec]], edges: list[int]) -> list[list[list[CellSpec]]]:
+    """``rows`` cut at the grid columns ``edges`` (each group's first column, then the table's
+    width); see :func:`side_by_side`. The result is tables in reading order."""
+    out: list[list[list[CellSpec]]] = []
+    groups: list[list[list[CellSpec]]] = [[] for _ in edges[:-1]]
+    for row in rows:
+        pieces: list[list[CellSpec]] = [[] for _ in edges[:-1]]
+        whole = False
+        for cell, start in zip(row, _grid_starts(row)):
+            group = max(k for k, edge in enumerate(edges[:-1]) if edge <= start)
+            if start + cell.colspan > edges[group + 1]:
+                whole = True
+                break
+            pieces[group].append(cell)
+        if whole:
+            out.extend(g for g in groups if g)
+            out.append([row])
+            groups = [[] for _ in edges[:-1]]
+            continue
+        for group, piece in zip(groups, pieces):
+            group.append(piece)
+    out.extend(g for g in groups if g)
+    return out
+
+
 @dataclass
 class Fragment:
     """A piece of a line and the page it was printed on (a wrapped line may cross pages)."""

@@ -10,12 +10,14 @@ most of the time of a page with a table). The pipeline per document:
    chars) and ruled tables, in the coordinates of the page as shown (its crop box
    from (0, 0), a page stored turned by ``/Rotate`` upright, chars outside it
    dropped); the spaces pdfium makes up for gaps that are only a justified line's
-   letter spacing are dropped;
+   letter spacing are dropped; the columns of a table drawn without rules (words
+   starting at one x after wide gaps, row after row) are separated by tabs;
 2. margin line numbers (a bare number beside each line, counting up) set aside;
    running headers, footers and page numbers removed: lines in the top or
-   bottom band that are page numbers or repeat across pages;
+   bottom band that are page numbers or repeat across pages (in the same place,
+   give or take less than a line's height; a footer also as a page's last line);
 3. columns: a page whose lines leave a vertical gutter is read left column
-   first, then right;
+   first, then right, in each run between lines set across the gutter;
 4. tables of contents marked (``style="toc"``), headings told by size and, at
    about the body's size, by weight; their depth ranks size, then centring;
 5. soft line breaks joined by geometry: a line that reaches the right margin
@@ -30,7 +32,9 @@ A table continued on the next page becomes a second table block with
 ``style="continued"``; when its first row repeats the header row of the table
 it continues, that repeated row is **dropped** (from the text and the rows). A
 row a page break cut in two is joined back, and a table's first row left alone
-at the foot of a page is read as that table's row, not as a line of text.
+at the foot of a page is read as that table's row, not as a line of text. A table
+setting two panels side by side (its header row names the same columns twice) is
+written half by half, as the DOCX reader writes it.
 """
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ import itertools
 import math
 import statistics
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -51,7 +55,7 @@ import regex
 from ..errors import DomainChunkWarning, ReadError
 from ..models import BlockKind, Document
 from ..view import is_form_line, opens_paragraph
-from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, group_captions, join_wrapped, looks_like_header
+from .layout import CellSpec, DocumentBuilder, Fragment, clean_cell, clean_line, cut_groups, group_captions, join_wrapped, looks_like_header, side_by_side_edges
 
 BAND = 0.1  # top and bottom tenth of the page: where headers and footers live
 REPEAT_SHARE = 0.3  # a band line on this share of pages (and at least 2) is furniture
@@ -97,6 +101,13 @@ SPACE_GAP = 0.15
 # in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
 # that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
 AUTOSPACE_GAP = 0.3
+# A gap wider than this many times the size, past a line's letter spacing, sets cells apart (a
+# table without rules: columns aligned by the space between them); a line of two or more such
+# gaps is a row, set out, not flowed text wrapped at the margin.
+CELL_GAP = 1.5
+ROW_GAPS = 2
+COLUMN_ROWS = 3  # lines that start a word at one x after a wide gap make it a column's edge
+COLUMN_SLACK = 0.3  # a column's words start within this share of the size either way
 _AUTOSPACED = regex.compile(r"\p{Han}[A-Za-z0-9]|[A-Za-z0-9]\p{Han}")
 # What marks a glyph bold: a font name naming a bold face (a CJK font without one is set in a
 # bold family, 黑体, or stroked, below), a weight of at least BOLD_WEIGHT, or glyphs both
@@ -161,6 +172,8 @@ class Line:
     heading_level: int | None = None
     centred: bool = False  # a heading set centred (see _mark_headings)
     font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
+    cell_gaps: int = 0  # gaps wider than CELL_GAP of its size (past its letter spacing): cells set apart in a row
+    pieces: tuple[tuple[float, bool, str], ...] = ()  # its words as spaces part them (see _pieces); () with no space
 
     def __post_init__(self) -> None:
         self.font_size = self.font_size or self.size
@@ -224,6 +237,7 @@ class _LineAcc:
     last: int
     ink: float  # the glyphs' widths summed: the line's width less this is its gaps
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
+    spaces: list[tuple[int, float, float]] = field(default_factory=list)  # (position, next glyph's x, gap) of every space
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -402,8 +416,9 @@ def _heading_shaped(text: str) -> bool:
     return len(text) <= SHORT_BOLD and text.count(" ") <= HEADING_GAPS and not _SENTENCE_END.search(text)
 
 
-def _drop_tracking_spaces(acc: _LineAcc) -> None:
-    """Drop the spaces pdfium made up for gaps that are only the line's letter spacing.
+def _drop_tracking_spaces(acc: _LineAcc) -> float:
+    """Drop the spaces pdfium made up for gaps that are only the line's letter spacing; return
+    that spacing.
 
     A justified line of CJK text (or one spread out, 分散对齐) is set with its slack between
     every two glyphs, often glyph by glyph with no space in the gaps; pdfium takes each
@@ -421,6 +436,52 @@ def _drop_tracking_spaces(acc: _LineAcc) -> None:
         autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
         if gap - tracking <= SPACE_GAP * size or autospaced:
             acc.chars[position] = ""
+    return tracking
+
+
+def _pieces(acc: _LineAcc, tracking: float) -> tuple[tuple[float, bool, str], ...]:
+    """The line's words as its spaces part them: (x where each starts, whether the gap before it
+    is wider than CELL_GAP of the size past the letter spacing, its text)."""
+    size = statistics.median(acc.heights)
+    pieces, at, x, wide = [], 0, acc.x0, False
+    for position, start, gap in acc.spaces:
+        if acc.chars[position] != " ":
+            continue  # dropped: letter spacing
+        pieces.append((x, wide, "".join(acc.chars[at:position])))
+        at, x, wide = position + 1, start, gap - tracking > CELL_GAP * size
+    pieces.append((x, wide, "".join(acc.chars[at:])))
+    return tuple(pieces)
+
+
+def _tab_columns(lines: list[Line]) -> None:
+    """Columns of a table drawn without rules, separated by tabs as a ruled table's cells are.
+
+    An x where COLUMN_ROWS lines of the page or more start a word after a wide gap (see
+    CELL_GAP) is a column's left edge. In a line with such a gap there, or with ROW_GAPS words
+    starting at edges, every space before a word starting at an edge, wide or not (a value may
+    run close to the next column, as a tab stop lets it), is a tab; a space inside a cell
+    (mg/L FEU) starts no column and stays. Prose parts its words by no wide gap, and is left
+    as it is."""
+    starts = sorted((x, id(line)) for line in lines for x, wide, _ in line.pieces[1:] if wide)
+    if len(starts) < COLUMN_ROWS:
+        return
+    slack = COLUMN_SLACK * statistics.median(line.size for line in lines if line.pieces)
+    xs = [x for x, _ in starts]
+    columns = [x for x in xs  # the starts within slack of x, found by bisection in the sorted starts
+               if len({owner for _, owner in starts[bisect.bisect_left(xs, x - slack):bisect.bisect_right(xs, x + slack)]}) >= COLUMN_ROWS]
+    if not columns:
+        return
+    for line in lines:
+        if len(line.pieces) < 2:
+            continue
+        at_column = [(at := bisect.bisect_left(columns, x - slack)) < len(columns) and columns[at] <= x + slack
+                     for x, _, _ in line.pieces[1:]]
+        if not any(wide and edge for (_, wide, _), edge in zip(line.pieces[1:], at_column)) and sum(at_column) < ROW_GAPS:
+            continue
+        text = line.pieces[0][2]
+        for (_, _, word), edge in zip(line.pieces[1:], at_column):
+            text += ("\t" if edge else " ") + word
+        line.text = clean_line(text)
 
 
 def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, float, float]]) -> list[Line]:
@@ -451,6 +512,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             if space:
                 if not written:
                     current.guessed.append((len(current.chars), left - current.x1))
+                current.spaces.append((len(current.chars), left, left - current.x1))
                 current.chars.append(" ")
             current.chars.append(char)
             current.ink += right - left
@@ -465,12 +527,13 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         space = written = False
     result = []
     for acc in lines:
-        if acc.guessed:
-            _drop_tracking_spaces(acc)
+        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
         text = "".join(acc.chars)
         if text.strip():
+            pieces = _pieces(acc, tracking) if acc.spaces else ()
             result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(acc.first, acc.last)))
+                               samples=(acc.first, acc.last), cell_gaps=sum(1 for _, wide, _ in pieces if wide), pieces=pieces))
+    _tab_columns(result)
     return result
 
 
@@ -766,17 +829,54 @@ def _clusters(items: list, top) -> list[list]:
 # ---------------------------------------------------------------- furniture
 
 
-def _band_key(line: Line) -> tuple[str, int] | None:
-    """What a running header or footer keeps from page to page: its text without numbers and
-    spaces, at the same height (body text that happens to fall in the band moves from page to page)."""
-    text = _BAND_VARIABLE.sub("", line.text)
-    return (text, round(line.top / 3)) if text else None
+def _band_text(line: Line) -> str:
+    """What a running header or footer keeps from page to page: its text without numbers and spaces."""
+    return _BAND_VARIABLE.sub("", line.text)
 
 
 def _band_lines(page: PageContent) -> list[Line]:
     top = [line for line in page.lines if line.bottom <= page.height * BAND]
     bottom = [line for line in page.lines if line.top >= page.height * (1 - BAND)]
     return top + bottom
+
+
+def _band_places(pages: list[PageContent]) -> dict[str, list[tuple[int, Line | None]]]:
+    """Where each band text is printed: (page index, its line in the band), and (page index,
+    ``None``) where it is the page's last line outside the band. A browser prints a table's
+    footer row (``<tfoot>``, a web page's running footer) under the last row on the last page,
+    mid-page: the same footer, out of its band."""
+    places: dict[str, list[tuple[int, Line | None]]] = defaultdict(list)
+    for index, page in enumerate(pages):
+        band = _band_lines(page)
+        for line in band:
+            if text := _band_text(line):
+                places[text].append((index, line))
+        last = max(page.lines, key=lambda line: line.bottom, default=None)
+        if last is not None and last not in band and (text := _band_text(last)):
+            places[text].append((index, None))
+    return places
+
+
+def _repeats(line: Line, index: int, places: dict[str, list[tuple[int, Line | None]]], *, footer: bool = False) -> int:
+    """On how many pages ``line`` (in the band of page ``index``) is printed in the same place:
+    the same text in the same band, less than a line's height higher or lower (a browser prints
+    page 1's running header lower by the body's margin; body text in the band moves by whole
+    lines), or, a ``footer``, as a page's last line out of the band."""
+    same = {index}
+    for page, other in places.get(_band_text(line), []):
+        if other is None:
+            if footer:
+                same.add(page)
+        elif abs(other.top - line.top) < max(other.size, line.size):
+            same.add(page)
+    return len(same)
+
+
+def _footer_elsewhere(line: Line, index: int, pages: list[PageContent], places: dict[str, list[tuple[int, Line | None]]]) -> int:
+    """On how many pages besides ``index`` the text of ``line`` (a page's last line) is a line of
+    the bottom band, at any height."""
+    return len({page for page, other in places.get(_band_text(line), [])
+                if other is not None and page != index and other.top >= pages[page].height * (1 - BAND)})
 
 
 def _body_texts(lines: list[Line]) -> set[str]:
@@ -794,25 +894,26 @@ def _remove_furniture(pages: list[PageContent]) -> None:
     running header that repeats the title, or holds it among the date and time a
     browser prints beside the page's title); footers are dropped everywhere.
     """
-    counts: Counter[tuple[str, int]] = Counter()
-    for page in pages:
-        counts.update({key for line in _band_lines(page) if (key := _band_key(line)) is not None})
+    places = _band_places(pages)
     needed = max(2, math.ceil(REPEAT_SHARE * len(pages)))
     for index, page in enumerate(pages):
         furniture = set()
         band = _band_lines(page)
         body = _body_texts([line for line in page.lines if line not in band]) if index == 0 else set()
         # the first line of page 1 that repeats on no other page (a title may sit in the band too)
-        own = [line for line in page.lines if counts[_band_key(line) or ("", 0)] < needed] if index == 0 else []
+        own = [line for line in page.lines if _repeats(line, index, places) < needed] if index == 0 else []
         title = min(own, key=lambda line: line.top).text if own else ""
+        last = max(page.lines, key=lambda line: line.bottom, default=None)
         for line in band:
-            key = _band_key(line)
             named_below = line.text in body or (len(title) >= TITLE_IN_HEADER and title in line.text
                                                 and not _HAN.search(line.text.replace(title, "")))
-            if _PAGE_NUMBER.match(line.text) or key is None:
+            if _PAGE_NUMBER.match(line.text) or not _band_text(line):
                 furniture.add(id(line))
-            elif counts[key] >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
+            elif _repeats(line, index, places, footer=line.top >= page.height * (1 - BAND)) >= needed and not (index == 0 and line.bottom <= page.height * BAND and not named_below):
                 furniture.add(id(line))
+        # a footer the browser printed under the last page's body, higher than on the other pages
+        if last is not None and _footer_elsewhere(last, index, pages, places) + 1 >= needed:
+            furniture.add(id(last))
         page.lines = [line for line in page.lines if id(line) not in furniture]
 
 
@@ -856,8 +957,11 @@ def _remove_footnotes(pages: list[PageContent]) -> None:
 
 
 def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
-    """A vertical strip in the middle of the page that (almost) no line crosses: two columns."""
-    lines = [i for i in items if isinstance(i, Line)]
+    """A vertical strip in the middle of the page that (almost) no line crosses: two columns.
+    A short line centred on the page (a title, a chapter heading set across both columns, as a
+    gazette sets one between runs of two columns) crosses any gutter and says nothing of one:
+    it is left out, and the reading order takes it as the end of the run above it."""
+    lines = [i for i in items if isinstance(i, Line) and not _centred_on_page(i, width)]
     if len(lines) < 6:
         return None
     # How many lines cover each x: +1 where a line starts, -1 past its end, summed left to right
@@ -884,6 +988,14 @@ def _gutter(items: Sequence[Item], width: float) -> tuple[float, float] | None:
     left = sum(1 for line in lines if line.x1 <= best[0])
     right = sum(1 for line in lines if line.x0 >= best[1])
     return best if left >= 3 and right >= 3 else None
+
+
+CENTRED_SLACK = 0.04  # a line whose middle is within this share of the page's width of the page's middle is centred
+CENTRED_WIDTH = 0.7  # a centred line narrower than this share of the page is a heading or title line, not body text
+
+
+def _centred_on_page(line: Line, width: float) -> bool:
+    return line.x1 - line.x0 < CENTRED_WIDTH * width and abs((line.x0 + line.x1) / 2 - width / 2) < CENTRED_SLACK * width
 
 
 def _side(item: Item, gutter: tuple[float, float]) -> int:
@@ -1134,6 +1246,8 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         return False
     if _WHOLE_NOTE.match(line.text):
         return False
+    if line.cell_gaps >= ROW_GAPS:  # a row of cells set apart (a table without rules) ends where its last cell ends
+        return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
         return False
     if is_form_line(line.text) and opens_paragraph(following.text):
@@ -1223,7 +1337,8 @@ def _gap_between(item: Item, following: Item, pitch: float | None) -> bool:
 def _place_lone_rows(pages: list[PageContent]) -> None:
     """A ruled row last on its page, before a page that opens with a table of as many columns,
     is that table's first row: it takes the place of its cells' lines, and is a header row
-    when it labels the rows that follow."""
+    when it labels the rows that follow. One first on its page, after a table, is that table's
+    last row going on."""
     for page, after in zip(pages, pages[1:]):
         following = after.items[0] if after.items else None
         if not isinstance(following, Table):
@@ -1239,6 +1354,21 @@ def _place_lone_rows(pages: list[PageContent]) -> None:
             page.items = [item for item in page.items if item not in inside]
             page.items.insert(at, row)
             row.header_rows = 1 if looks_like_header(row.rows + following.rows) else 0
+    # A ruled row first on its page, after a page that ends in a table of as many columns, is the
+    # rest of that table's last row, which the page break cut (Word and LibreOffice let a row
+    # break across pages): a table there, which the continued table's join puts back in the row.
+    for before, page in zip(pages, pages[1:]):
+        previous = before.items[-1] if before.items else None
+        if not isinstance(previous, Table):
+            continue
+        for row in page.lone_rows:
+            if len(row.rows[0]) != len(previous.rows[-1]):
+                continue
+            inside = [item for item in page.items
+                      if isinstance(item, Line) and row.top <= (item.top + item.bottom) / 2 <= row.bottom]
+            if not inside or any(item.bottom < row.top for item in page.items if item not in inside):
+                continue  # not the head of the page
+            page.items = [row] + [item for item in page.items if item not in inside]
 
 
 def _join_split_row(table: Table, continued: Table) -> None:
@@ -1291,11 +1421,16 @@ def _write(pages: list[PageContent], builder: DocumentBuilder) -> None:
     items = [item for page in pages for item in page.items]
     fragments: list[Fragment] = []
     head: Line | None = None
+    sides: list[int] | None = None  # the edges of the side-by-side table last written
     for index, item in enumerate(items):
         if index and not fragments and _gap_between(items[index - 1], item, pitch):
             builder.blank()
         if isinstance(item, Table):
-            builder.table(item.rows, page=item.page, header_rows=item.header_rows, style="continued" if item.continued else None)
+            # two tables side by side (two lab panels in one ruled table) are read one after the
+            # other, as the DOCX reader reads them; a continuation on the next page is cut where its table was
+            sides = sides if item.continued else side_by_side_edges(item.rows)
+            for rows in cut_groups(item.rows, sides) if sides else [item.rows]:
+                builder.table(rows, page=item.page, header_rows=min(item.header_rows, len(rows)), style="continued" if item.continued else None)
             continue
         if not fragments:
             head = item
