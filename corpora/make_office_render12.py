@@ -1,4 +1,4 @@
-"""Word and PDF files of layouts and producers the earlier scripts do not cover (round twelve).
+"""Word and PDF files of layouts and producers the earlier scripts do not cover (round eleven).
 
 Every name, number and value is invented for this project; the texts are ours (new ones here, or
 the documents of ``corpora/`` re-rendered, whose gold then applies as the page shows the same
