@@ -39,6 +39,8 @@ from relayout import (
     page_furniture,
     flat_headings,
     form_feeds,
+    furniture_no_spaces_crlf,
+    no_markdown_form_feeds,
     justified_spaces,
     pdftotext_blocks,
     punct_spaces,
@@ -210,6 +212,17 @@ def test_renderings_are_read_back_as_their_format(rendering, tmp_path):
         assert any(b.kind == "heading" and b.level for b in doc.blocks)  # Heading N styles read as levels
     if rendering == "docx_plain":
         assert "table" not in kinds and not any(b.kind == "heading" and b.level for b in doc.blocks)
+
+
+def test_combined_habits_apply_each_transform_to_the_output_of_the_one_before():
+    out = furniture_no_spaces_crlf(SAMPLE)
+    assert "\r\n" in out and "\n" not in out.replace("\r\n", "")
+    assert " " not in out and "\u3000" not in out and "\t" not in out  # the furniture's spaces go too
+    assert re.search(r"第\d+页共\d+页|—\d+—|-\d+-", out)
+    fed = no_markdown_form_feeds(SAMPLE)
+    assert "#" not in fed and fed.count("\f") >= 2
+    assert fed == form_feeds(no_markdown(SAMPLE))
+    assert relaid_name("a.md", "nomd_formfeed_wrap36") == "a.txt"
 
 
 # ---------------------------------------------------------------- what real extractors write
