@@ -140,7 +140,8 @@ EXTRACTOR_GAPS_SHARE = 0.6
 # that sit between two CJK characters have one space on each side (第 2.01 条, 2024 年 3 月) and few
 # touch both neighbours; EXTRACTOR_GAPS_MIN and EXTRACTOR_GAPS_SHARE of them.
 _RUN_AMONG_CJK = re.compile(r"(?<=[\u3400-\u9fff])( ?)[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*( ?)(?=[\u3400-\u9fff])")
-_SPACED_RUN = re.compile(r"[\u3400-\u9fff] [0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")  # one, to look further
+# one such run, to look further: opening on its space, a literal the scan skips to
+_SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown)
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?\S(\1)")
@@ -304,7 +305,9 @@ _LABEL_BEFORE_BLANK = re.compile(
 # report's header and its first panel's 检验项目： cannot be told from it there: the header then
 # leads that panel.)
 _FIELD_BLOCK = re.compile(r"[ \t\u3000]*(?:[\u4e00-\u9fff]{2,10}|[\u4e00-\u9fff]{1,10}[（(][\u4e00-\u9fffA-Za-z/]{1,6}[）)])[:：][^\n，。；;]{0,30}")
-_FIELD_BLOCK_GAP = re.compile(r"(?m)^[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：][^\n，。；;]{0,30}\n[ \t\u3000]*\n[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：]")
+# two field blocks in a row, each after a blank line (a run of FIELD_BLOCKS_MIN has them), opening on a
+# line break, a literal the scan skips to
+_FIELD_BLOCK_GAP = re.compile(r"\n[ \t\u3000]*\n[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：][^\n，。；;]{0,30}\n[ \t\u3000]*\n[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：]")
 FIELD_BLOCKS_MIN = 3
 
 
