@@ -61,10 +61,12 @@ WRAP_FINISHED_SHARE = 0.5
 # A text cut by its printed width (digits and Latin letters half a cell) was cut at a page's text
 # width: at least this many cells.
 PRINTED_MIN_WIDTH = 30
+PARAGRAPH_INDENT = 2  # a Chinese paragraph's first-line indent, in characters
 # A line that ends a sentence, a clause or a label may end a paragraph even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
 # ... and under a printed width, which is an estimate, so does one that closes a bracket (see below).
 _CLOSING = tuple("）)》〕】]")
+_SENTENCE_ENDS = tuple("。；！？")
 # ... but in a wrapped text a cut falls after a 。 as often as anywhere, so the line after one
 # still continues it unless it reads as an opener of its own: a numbered label (第…, 一、, （一）,
 # 1., ①), a bracketed or Markdown heading, a short line with no sentence punctuation (a
@@ -132,6 +134,14 @@ _PUNCT_GAP = re.compile(rf"(?<=[{_PUNCT}]) (?=[^\s])")
 _LATIN_RUN = re.compile(r"(?P<lead>(?<=[^\x00-\u2e7f\s]|\u3000) )?[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*(?P<tail> (?=[^\x00-\u2e7f\s]|\u3000))?")
 EXTRACTOR_GAPS_MIN = 5  # marks inside lines a text needs before its spacing tells anything
 EXTRACTOR_GAPS_SHARE = 0.6
+# The Latin-run gaps alone, without the marks' (pdftotext -raw and pdfminer on a word processor's PDF:
+# a digit or Latin run is set in the Latin font, and the font change reads as a space, while the
+# full-width marks, set in the CJK font, get none): a text shows that habit when most of the runs
+# that sit between two CJK characters have one space on each side (第 2.01 条, 2024 年 3 月) and few
+# touch both neighbours; EXTRACTOR_GAPS_MIN and EXTRACTOR_GAPS_SHARE of them.
+_RUN_AMONG_CJK = re.compile(r"(?<=[\u3400-\u9fff])( ?)[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*( ?)(?=[\u3400-\u9fff])")
+# one such run, to look further: opening on its space, a literal the scan skips to
+_SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown)
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?\S(\1)")
@@ -210,7 +220,7 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
                         spans.append((b - trail, b))
                 cells += row[1:-1]
                 spans.append((row[-1], m.end()))
-    if "， " in text or "。 " in text or "： " in text:
+    if "， " in text or "。 " in text or "： " in text or _SPACED_RUN.search(text):
         spans += _extractor_gaps(text)
     for m in _LETTER_SPACED.finditer(text):
         # the gaps between the characters, not the indentation before the first
@@ -235,9 +245,12 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
     marks = len(_INNER_PUNCT.findall(text))
     gaps = [m.span() for m in _PUNCT_GAP.finditer(text)]
     spaced = sum(1 for a, _ in gaps if text[a - 1] in "，。；：、")
-    if marks < EXTRACTOR_GAPS_MIN or spaced < EXTRACTOR_GAPS_SHARE * marks:
+    if marks >= EXTRACTOR_GAPS_MIN and spaced >= EXTRACTOR_GAPS_SHARE * marks:
+        found = {a for a, _ in gaps}
+    elif _latin_runs_spaced(text):
+        found = set()
+    else:
         return []
-    found = {a for a, _ in gaps}
     for m in _LATIN_RUN.finditer(text):
         a, b = m.span()
         # a run with a space on one side that is not such a gap (2024-12-03 08:40 主治…, WBC 5.2) sits
@@ -248,6 +261,17 @@ def _extractor_gaps(text: str) -> list[tuple[int, int]]:
             found.update(g for g in (m.start("lead"), m.start("tail")) if g >= 0)
     # a lone space only: one of two or more is part of a column gap
     return [(a, a + 1) for a in sorted(found) if text[a - 1] != " " and text[a + 1 : a + 2] != " "]
+
+
+def _latin_runs_spaced(text: str) -> bool:
+    """Whether most digit and Latin runs between CJK characters have a space on each side."""
+    spaced = tight = 0
+    for m in _RUN_AMONG_CJK.finditer(text):
+        if m.group(1) and m.group(2):
+            spaced += 1
+        elif not (m.group(1) or m.group(2)):
+            tight += 1
+    return spaced >= EXTRACTOR_GAPS_MIN and spaced >= EXTRACTOR_GAPS_SHARE * (spaced + tight)
 
 
 # poppler's pdftotext (its default mode, neither -layout nor -raw) writes the words of one printed
@@ -270,6 +294,44 @@ BLOCK_HEADING_MAX = 20  # a line this long at most, with no sentence mark, may b
 _LABEL_BEFORE_BLANK = re.compile(
     rf"第[ \t\u3000]*[{CHINESE_NUMERAL}0-9]{{1,8}}[ \t\u3000]*(?:[编章节条]|部分)[ \t\u3000]*\n[ \t\u3000]*\n"
     r"|^[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*\n[ \t\u3000]*\n[ \t\u3000]*[\u3400-\u9fff][ \t\u3000]*$", re.MULTILINE)
+
+
+# ... and the fields of a form's printed line (姓名：某甲　　性别：女　　年龄：64岁) come out as one block each,
+# a blank line after every one. A blank line between two such blocks (a field's label at the line
+# start, a short value, no sentence mark), in a run of FIELD_BLOCKS_MIN of them, is no paragraph gap:
+# the view leaves it out, so the fields stand on lines of their own one under the other, as a
+# header's lines do, and the report title above them and the panel's name below are one block.
+# (The gap after a printed line's last block is pdftotext's too, so a writer's blank line between a
+# report's header and its first panel's 检验项目： cannot be told from it there: the header then
+# leads that panel.)
+_FIELD_BLOCK = re.compile(r"[ \t\u3000]*(?:[\u4e00-\u9fff]{2,10}|[\u4e00-\u9fff]{1,10}[（(][\u4e00-\u9fffA-Za-z/]{1,6}[）)])[:：][^\n，。；;]{0,30}")
+# two field blocks in a row, each after a blank line (a run of FIELD_BLOCKS_MIN has them), opening on a
+# line break, a literal the scan skips to
+_FIELD_BLOCK_GAP = re.compile(r"\n[ \t\u3000]*\n[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：][^\n，。；;]{0,30}\n[ \t\u3000]*\n[ \t\u3000]*[\u4e00-\u9fff]{2,10}[:：]")
+FIELD_BLOCKS_MIN = 3
+
+
+def _field_block_blanks(read_lines: list[str], drop: set[int]) -> set[int]:
+    """The blank lines between field blocks (see above), in runs of FIELD_BLOCKS_MIN blocks or more."""
+    out: set[int] = set()
+    run: list[int] = []  # the blank lines of the current run of field blocks
+
+    def close() -> None:
+        if len(run) + 1 >= FIELD_BLOCKS_MIN:
+            out.update(run)
+        run.clear()
+
+    i = 0
+    while i + 2 < len(read_lines):
+        if (_FIELD_BLOCK.fullmatch(read_lines[i]) and not read_lines[i + 1].strip()
+                and _FIELD_BLOCK.fullmatch(read_lines[i + 2]) and not {i, i + 1, i + 2} & drop):
+            run.append(i + 1)
+            i += 2
+            continue
+        close()
+        i += 1
+    close()
+    return out
 
 
 def _says_nothing(line: str) -> bool:
@@ -645,7 +707,9 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             by_printed = True
     block_joins, block_blanks = (_split_blocks(read_lines, drop) if _LABEL_BEFORE_BLANK.search(text)
                                  else (set(), set()))
-    if not drop and width is None and not marks and not block_joins:
+    if _FIELD_BLOCK_GAP.search(text):
+        block_blanks = block_blanks | _field_block_blanks(read_lines, drop)
+    if not drop and width is None and not marks and not block_joins and not block_blanks:
         return View(text, length=len(text)), cells
     # Kept runs of the text, as (start, end): whole lines, less the furniture lines and the
     # line breaks inside a wrapped paragraph.
@@ -659,7 +723,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     blank_after_cut: int | None = None  # the one blank line after a cut line, while it may be inside a paragraph
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
-    prev_cut = prev_open = prev_columns = prev_field = False
+    prev_cut = prev_open = prev_columns = prev_field = prev_sentence_end = False
     for i, (a, b) in enumerate(lines):
         if i in drop or i in block_blanks:  # a blank line between (or after) the blocks of one printed line
             continue
@@ -696,7 +760,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         # A row with columns (tabs, runs of spaces) cut at the width is wrapped like any line;
         # the width itself was measured on the lines without columns.
         exact = width is not None and lengths[i] >= width
-        prev_cut = exact or (width is not None and lengths[i] >= width - _tolerance(width) and not finished[i])
+        # A paragraph's first line was indented two characters (首行缩进), which pdftotext -raw and
+        # pdfminer leave out: cut at the width, it is that much shorter (and ends mid-sentence). It
+        # opens a paragraph: the line above ended a sentence (a table's header row follows a caption).
+        indented = not joins and prev_sentence_end
+        short = _tolerance(width) + (PARAGRAPH_INDENT if indented else 0) if width is not None else 0
+        prev_cut = exact or (width is not None and lengths[i] >= width - short and not finished[i])
         # A form line (fields side by side, no sentence) that fills the width with a label's colon was
         # cut between the label and its value (… 检验项目： / 血气分析): the colon ends no paragraph there.
         cut_at_label = exact and finished[i] and bool(_FORM_FIELDS.search(line)) and not _SENTENCE_MARK.search(line) \
@@ -708,6 +777,8 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         # no label; a line of several fields, cut, may leave a label's tail (住 / 院号：), so it does not count.
         prev_field = (bool(_FIELD.match(stripped)) and not _SENTENCE_MARK.search(line)
                       and not _FORM_FIELDS.search(line))
+        if stripped:
+            prev_sentence_end = stripped.endswith(_SENTENCE_ENDS)
     runs[-1][1] = min(runs[-1][1], len(text))
     # where a run starting just past marks at a line start maps its start to: the marks' start
     lead_marks: dict[int, int] = {}

@@ -466,6 +466,23 @@ def pdftotext_blocks(text: str) -> str:
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------- habits combined
+# One extraction shows several habits at once; each transform runs on the output of the one before,
+# in the order the damage happens (printed, then extracted, then saved).
+
+
+def furniture_no_spaces_crlf(text: str) -> str:
+    """Printed with page numbers and a running title, extracted by a tool that drops every space
+    (the furniture's own too: ``第3页共10页``), and saved on Windows with CRLF line ends."""
+    return crlf(no_spaces(page_furniture(text)))
+
+
+def no_markdown_form_feeds(text: str) -> str:
+    """A Markdown file's marks removed, then printed and read back by pdftotext or pdfminer:
+    hard-wrapped, a form feed opening every page (:func:`form_feeds`)."""
+    return form_feeds(no_markdown(text))
+
+
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
 _TEXT = (".txt", ".md")
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
@@ -494,13 +511,15 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "formfeed_wrap36": (form_feeds, _TEXT),
     "justified_wrap36": (justified_spaces, _TEXT),
     "pdftotext_blocks": (pdftotext_blocks, _TEXT),
+    "pagenum_nospace_crlf": (furniture_no_spaces_crlf, _TEXT),
+    "nomd_formfeed_wrap36": (no_markdown_form_feeds, (".md",)),
 }
 
 
 def relaid_name(name: str, variant: str) -> str:
     """The file name a re-laid document is read under: without its marks Markdown is plain text,
     and a converter's Markdown is a ``.md`` file whatever the document was."""
-    if variant == "nomd":
+    if variant in ("nomd", "nomd_formfeed_wrap36"):
         return re.sub(r"\.md$", ".txt", name)
     if variant == "md_emph":
         return re.sub(r"\.txt$", ".md", name)

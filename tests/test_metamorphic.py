@@ -39,6 +39,8 @@ from relayout import (
     page_furniture,
     flat_headings,
     form_feeds,
+    furniture_no_spaces_crlf,
+    no_markdown_form_feeds,
     justified_spaces,
     pdftotext_blocks,
     punct_spaces,
@@ -48,7 +50,9 @@ from relayout import (
 )
 from scoring import load_gold, squash
 
+import domainchunk
 from domainchunk.normalize import normalize_text
+from domainchunk.view import view_of
 
 FLOORS = g.load_floors()
 SAMPLE = "# 示范市绿化条例\n\n## 第一章 总则\n\n第一条　为了规范 管理，\t制定本条例。\n" + "本条为示范文字，说明一个较长的段落如何被硬换行切成多行文本，直到超过宽度。\n" * 130
@@ -208,6 +212,61 @@ def test_renderings_are_read_back_as_their_format(rendering, tmp_path):
         assert any(b.kind == "heading" and b.level for b in doc.blocks)  # Heading N styles read as levels
     if rendering == "docx_plain":
         assert "table" not in kinds and not any(b.kind == "heading" and b.level for b in doc.blocks)
+
+
+def test_combined_habits_apply_each_transform_to_the_output_of_the_one_before():
+    out = furniture_no_spaces_crlf(SAMPLE)
+    assert "\r\n" in out and "\n" not in out.replace("\r\n", "")
+    assert " " not in out and "\u3000" not in out and "\t" not in out  # the furniture's spaces go too
+    assert re.search(r"第\d+页共\d+页|—\d+—|-\d+-", out)
+    fed = no_markdown_form_feeds(SAMPLE)
+    assert "#" not in fed and fed.count("\f") >= 2
+    assert fed == form_feeds(no_markdown(SAMPLE))
+    assert relaid_name("a.md", "nomd_formfeed_wrap36") == "a.txt"
+
+
+# ---------------------------------------------------------------- what real extractors write
+
+# pdftotext -raw and pdfminer on a word processor's PDF: a digit run is set in the Latin font and the
+# font change reads as a space (第 2.01 条, 2024 年 3 月), while the full-width marks get none.
+_LATIN_SPACED_CONTRACT = (
+    "示范建设工程施工合同\n第二部分 通用合同条款\n第 1.01 条 词语定义\n“工程”系指永久工程和临时工程，本合同于 2024 年 3 月 20 日生效。\n"
+    "第 1.02 条 合同文件的优先顺序\n组成合同的各项文件应互相解释，解释合同文件的优先顺序如下：\n（1）合同协议书；\n（2）专用合同条款；\n"
+    "（3）通用合同条款。\n第 2.01 条 发包人义务\n发包人应按第 1 项约定移交施工现场，并提供 3 类施工条件。\n"
+    "第 2.02 条 承包人义务\n承包人应按约定完成工程。\n")
+
+
+def test_digit_runs_spaced_without_spaced_marks_still_read_as_labels():
+    paths = [c.path for c in domainchunk.chunk_text(_LATIN_SPACED_CONTRACT, doc_type="contract").chunks]
+    assert paths[1:] == [["第二部分 通用合同条款", f"第{n}条"] for n in ("1.01", "1.02", "2.01", "2.02")]
+
+
+def test_a_paragraphs_first_line_short_by_its_dropped_indent_is_still_a_cut_line():
+    # Cut at 30 characters; each paragraph's first line is 28 (pdftotext -raw drops the indent).
+    body = ["乙" * 29 + "，"] * 2
+    text = "\n".join(["示范市示范区人民法院", "民事判决书", "甲" * 20 + "。"]
+                     + ["丙" * 27 + "，", *body, "丁" * 10 + "。"]
+                     + ["戊" * 27 + "，", *body, "己" * 10 + "。"]
+                     + ["项目名称结果单位参考范围代号提示" + "庚" * 12, "白细胞计数\t6.5"]) + "\n"
+    lines = view_of(text).text.split("\n")
+    assert "丙" * 27 + "，" + "乙" * 29 in lines[3] and lines[3].endswith("丁" * 10 + "。")
+    assert lines[4].startswith("戊") and lines[4].endswith("己" * 10 + "。")
+    assert lines[5] == "项目名称结果单位参考范围代号提示" + "庚" * 12  # after a sentence, but a row follows: no cut
+
+
+_BLOCK_REPORT = "".join(
+    f"示范市第一人民医院检验报告单\n姓名：某甲　性别：女　年龄：64岁　科别：肾内科\n"
+    f"标本种类：{specimen}　临床诊断：慢性肾脏病　检验项目：{panel}\n"
+    f"No\t项目名称\t结果\t参考值\n1\t{item}\n报告时间：2024-04-11 09:15\n\n"
+    for specimen, panel, item in (("尿液", "尿液分析", "隐血(BLD)\t++\t阴性"), ("动脉血", "血气分析", "乳酸(Lac)\t1.2\t0.5-1.6")))
+
+
+def test_pdftotext_field_blocks_are_the_lead_of_the_panel_they_head():
+    text = pdftotext_blocks(_BLOCK_REPORT)
+    assert "姓名：某甲\n\n性别：女\n\n" in text  # each field a block, a blank line after it
+    chunks = domainchunk.chunk_text(text, doc_type="lab_report").chunks
+    assert [c.path for c in chunks] == [["尿液分析"], ["血气分析"]]
+    assert all(c.text.startswith("示范市第一人民医院检验报告单\n姓名：某甲") for c in chunks)
 
 
 # ---------------------------------------------------------------- floors
