@@ -248,7 +248,7 @@ class Detection(BaseModel):
     def explain(self) -> str:
         fired = [r for r in self.reasons if r.doc_type == self.doc_type]
         lines = [f"{self.doc_type} (score {self.score:.1f})"]
-        lines += [f"  +{r.weight * r.count:.1f} {r.signal} ×{r.count}: {r.why}" for r in fired]
+        lines += [f"  {r.weight * r.count:+.1f} {r.signal} ×{r.count}: {r.why}" for r in fired]  # a signal against the type counts down
         return "\n".join(lines)
 
 
