@@ -143,8 +143,9 @@ _RUN_AMONG_CJK = re.compile(r"(?<=[\u3400-\u9fff])( ?)[0-9A-Za-z][0-9A-Za-z.,:/%
 # one such run, to look further: opening on its space, a literal the scan skips to
 _SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
-# (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown)
-_EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?\S(\1)")
+# (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown; closed after a full-width mark's
+# gap too, **主诉： **…, where an extractor put a space after the mark inside the pair)
+_EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?(?:\S|(?<=[，。；：、]) )(\1)")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 _SPACED_CHAR = r"[\u3400-\u9fff0-9\uff10-\uff19【】〔〕（）]"  # a character, a digit, a bracket
 _LETTER_SPACED = re.compile(
