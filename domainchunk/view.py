@@ -531,6 +531,25 @@ def _printed_width(line: str) -> int:
     return len(line) - (len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) + indent) // 2
 
 
+def _one_bracketed_note(line: str) -> bool:
+    """Whether ``line`` is one bracketed note whole, its opening bracket at the line start closed
+    only at its end (a statute's enactment note under its title, （2026年3月27日…通过）): its writer
+    ended it there, and a heading on the next line (第一章　总则) does not go on from it, as a cut
+    falls inside a note, not at its close. （一）…（见附件） closes its first bracket early: no note."""
+    s = line.strip()
+    if not (s.startswith(("（", "(")) and s.endswith(("）", ")"))):
+        return False
+    depth = 0
+    for k, ch in enumerate(s):
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth -= 1
+            if depth <= 0 and k < len(s) - 1:
+                return False
+    return depth == 0
+
+
 def _tolerance(width: int) -> int:
     """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
     return max(1, width // 18)
@@ -619,7 +638,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     lengths = [len(line) if line.strip() else 0 for line in read_lines]
     # A line ends in punctuation only when nothing follows it: one cut just after the space that
     # followed a 。 was going on with the paragraph.
-    finished = [line.endswith(_FINISHED) for line in read_lines]
+    finished = [line.endswith(_FINISHED) or _one_bracketed_note(line) for line in read_lines]
     # Rows with columns (tabs, or runs of spaces) are left out of the width: a short table's rows
     # may share a length by chance, and a report of nothing but rows never reads as wrapped.
     text_lines = [i for i, n in enumerate(lengths)
