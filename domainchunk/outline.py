@@ -56,8 +56,10 @@ _PREFIX = regex.compile(LINE_PREFIX)
 # (stdlib ``re``: a class of literal characters means the same there, at a third of the regex
 # module's cost per call, and it is asked once per candidate line)
 _SENTENCE_END = re.compile(r"[。；;！？!?]")
-_TOC_TITLE = regex.compile(r"(?m)^[ \t\u3000#]*目[ \t\u3000]*录[ \t\u3000]*$")
-_TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,}|\t)\s*\d+\s*$")
+# A standard titles its table of contents 目次 (GB/T 1.1—2020 8.2), a law 目录; a standard numbers
+# the pages of its 前言 in Roman numerals (前言 …… Ⅱ).
+_TOC_TITLE = regex.compile(r"(?m)^[ \t\u3000#]*目[ \t\u3000]*[录次][ \t\u3000]*$")
+_TOC_LEADER = regex.compile(r"(?:[.．…·]{3,}|…+|\s{2,}|\t)\s*(?:\d+|[\u2160-\u216b]+|[IVXivx]+)\s*$")
 HEADING_MAX = 40
 
 

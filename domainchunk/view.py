@@ -64,6 +64,8 @@ PRINTED_MIN_WIDTH = 30
 PARAGRAPH_INDENT = 2  # a Chinese paragraph's first-line indent, in characters
 # A line that ends a sentence, a clause or a label may end a paragraph even at full width.
 _FINISHED = tuple("。；;！？!?：:”」』")
+# ... and so does one where a page number an extractor glued on follows that punctuation (…管道。19).
+_FINISHED_THEN_PAGE = re.compile(r"[。；;！？!?”」』][0-9]{1,3}$")
 # ... and under a printed width, which is an estimate, so does one that closes a bracket (see below).
 _CLOSING = tuple("）)》〕】]")
 _SENTENCE_ENDS = tuple("。；！？")
@@ -93,6 +95,13 @@ _LABEL_END = re.compile(r"[\u4e00-\u9fff]{2,8}[:：][ \t\u3000]*$")
 # do not count when the wrap width is measured, so such a table never reads as hard-wrapped.
 # (Tab-separated rows vary in length, and a long one cut at the width is wrapped like prose.)
 _COLUMNS = re.compile(r"\S[ \u3000]{2,}\S")
+# ... but a word processor's numbered list saved as text puts a tab after each item's number
+# (1.1<TAB>…, <TAB>(a)<TAB>…, indented by tabs): that tab sets no column, and such a paragraph is
+# cut at the width like any other.
+_LIST_NUMBER_TAB = re.compile(
+    r"(?:\d{1,3}(?:[.．]\d{1,3})*[.．、]?|[（(][0-9a-zA-Z一二三四五六七八九十]{1,3}[）)]|[a-zA-Z][.)]"
+    r"|[一二三四五六七八九十]{1,3}、|第[一二三四五六七八九十百0-9]{1,5}条)\t"
+)
 # A form line gives fields side by side (采样时间：… 报告时间：… 检验者：…), no sentence in it: a report
 # repeats it on every panel with values of one length, so such lines share a length without any
 # cut. One that the next line does not go on with (that line opens with a label, a caption or a
@@ -594,6 +603,34 @@ def _printed_width(line: str) -> int:
     return len(line) - (len(line.encode("ascii", "ignore").translate(None, _NOT_HALF_WIDTH)) + indent) // 2
 
 
+def _has_columns(line: str) -> bool:
+    """Whether ``line`` sets text in columns (a tab, or a run of spaces between words), the tabs
+    that indent it and the one after a list item's number left out."""
+    body = line.lstrip(" \t\u3000")
+    if "\t" in body:
+        body = _LIST_NUMBER_TAB.sub("", body, count=1) if _LIST_NUMBER_TAB.match(body) else body
+    return "\t" in body or bool(_COLUMNS.search(body))
+
+
+def _one_bracketed_note(line: str) -> bool:
+    """Whether ``line`` is one bracketed note whole, its opening bracket at the line start closed
+    only at its end (a statute's enactment note under its title, （2026年3月27日…通过）): its writer
+    ended it there, and a heading on the next line (第一章　总则) does not go on from it, as a cut
+    falls inside a note, not at its close. （一）…（见附件） closes its first bracket early: no note."""
+    s = line.strip()
+    if not (s.startswith(("（", "(")) and s.endswith(("）", ")"))):
+        return False
+    depth = 0
+    for k, ch in enumerate(s):
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)":
+            depth -= 1
+            if depth <= 0 and k < len(s) - 1:
+                return False
+    return depth == 0
+
+
 def _tolerance(width: int) -> int:
     """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
     return max(1, width // 18)
@@ -682,11 +719,13 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     lengths = [len(line) if line.strip() else 0 for line in read_lines]
     # A line ends in punctuation only when nothing follows it: one cut just after the space that
     # followed a 。 was going on with the paragraph.
-    finished = [line.endswith(_FINISHED) for line in read_lines]
+    # A page number glued to a page's last line (…易燃易爆管道。19) leaves the sentence finished.
+    finished = [line.endswith(_FINISHED) or _one_bracketed_note(line) or bool(_FINISHED_THEN_PAGE.search(line))
+                for line in read_lines]
     # Rows with columns (tabs, or runs of spaces) are left out of the width: a short table's rows
     # may share a length by chance, and a report of nothing but rows never reads as wrapped.
     text_lines = [i for i, n in enumerate(lengths)
-                  if n and i not in drop and "\t" not in read_lines[i] and not _COLUMNS.search(read_lines[i])]
+                  if n and i not in drop and not _has_columns(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     width = _wrap_width(lengths, text_lines, finished, forms)
     by_printed = False
@@ -772,7 +811,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         cut_at_label = exact and finished[i] and bool(_FORM_FIELDS.search(line)) and not _SENTENCE_MARK.search(line) \
             and bool(_LABEL_END.search(line))
         prev_open = (finished[i] and not cut_at_label) or not exact or by_printed
-        prev_columns = "\t" in line or bool(_COLUMNS.search(line))
+        prev_columns = _has_columns(line)
         # A header line of one field (参加人员：…) that fills the width by chance: the next line opening
         # with a label of its own (汇报病史：…) is the next field. A cut inside one value leaves its tail,
         # no label; a line of several fields, cut, may leave a label's tail (住 / 院号：), so it does not count.

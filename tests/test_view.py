@@ -637,3 +637,30 @@ def test_full_width_markdown_bold_reads_as_bold():
     view = build_view(text)
     assert "＊" not in view.text
     assert [c.path for c in domainchunk.chunk(text, doc_type="contract", max_chars=1000).chunks] == [[], ["1."], ["2."]]
+
+
+def test_a_word_lists_tab_after_its_number_sets_no_column_and_its_wraps_join():
+    # Word saves a numbered list as text with a tab after each number; cut at the width, each item
+    # goes on into the next line as prose does (the tab is no table cell).
+    items = [f"{n}.{k}\t" + "乙方应按照约定的范围和计划提供示范咨询服务并对交付成果的专业性负责。" for n in (1, 2, 3) for k in (1, 2, 3)]
+    view = build_view(_wrap(["示范咨询服务协议", *items], width=30))
+    for item in items:
+        assert item in view.text
+
+
+def test_a_page_number_glued_after_a_full_stop_ends_the_paragraph_there():
+    # the page's last line reaches the wrap width only by the page number glued to it (…处理。17)
+    last = "第五条违反本条例规定的，由示范区域的管理机构责令其改正；情节严重的，依照有关法律的规定处理。"
+    assert len(last) + 2 == 2 * WIDTH
+    paragraphs = [*ARTICLES[:5] * 3, last + "17", *ARTICLES[6:] * 3]
+    view = build_view(_wrap(paragraphs))
+    assert "的规定处理。17\n第六条本条例自公布之日起施行" in view.text
+
+
+def test_a_statutes_bracketed_enactment_note_takes_no_heading_under_it():
+    # the note fills the wrap width and ends in no sentence mark: only its closed bracket ends it
+    note = "（2026年3月27日示范省人大常委会会议通过）"
+    assert len(note) == WIDTH
+    paragraphs = [ARTICLES[0], note, "第一章　总则", *ARTICLES[1:] * 8]
+    view = build_view(_wrap(paragraphs))
+    assert "\n第一章　总则\n" in view.text
