@@ -182,7 +182,42 @@ def _combined(levels: list[Level]) -> regex.Pattern | None:
     """All levels in one alternation; group ``_cI`` holds what level I matched."""
     if not levels:
         return None
-    return _combined_of(tuple(lv.pattern for lv in levels))
+    return _combined_of(tuple(_lookbehinds_last(lv) for lv in levels))
+
+
+_LOOKBEHINDS_LAST: dict[str, str] = {}
+
+
+def _lookbehinds_last(level: Level) -> str:
+    """The level's pattern for the regex module: its variants as :func:`_variant_last` writes them."""
+    pattern = level.pattern
+    if pattern not in _LOOKBEHINDS_LAST:
+        if len(_LOOKBEHINDS_LAST) >= 512:
+            _LOOKBEHINDS_LAST.clear()
+        _LOOKBEHINDS_LAST[pattern] = "|".join(
+            f"(?P<_v{i}>{_variant_last(v)})" for i, v in enumerate(level.variants)) or pattern
+    return _LOOKBEHINDS_LAST[pattern]
+
+
+_VARIANT_LAST: dict[str, str] = {}
+
+
+def _variant_last(variant: Variant) -> str:
+    """The variant's pattern with its lookbehinds (its not_after lines and after_blank_line, which
+    it is written to start with) asked only where what it matches without them matches:
+    ``(?=BODY)LOOKBEHINDS BODY`` matches where ``LOOKBEHINDS BODY`` does, the same text and groups
+    (all three are tried at one place, the first two zero-width), but a place the body cannot open
+    is given up at once instead of after the lookbehinds, which read the line above with a
+    vocabulary at each of its characters (most of a lab report's scan on the regex module, and of
+    a record's glued-field search)."""
+    written = variant.expanded
+    if written not in _VARIANT_LAST:
+        checks = variant.lookbehinds
+        if len(_VARIANT_LAST) >= 4096:
+            _VARIANT_LAST.clear()
+        _VARIANT_LAST[written] = (f"(?={written[len(checks):]}){written}" if checks and written.startswith(checks)
+                                  else written)
+    return _VARIANT_LAST[written]
 
 
 # The scan's patterns are compiled once per set of levels: writing one out (its placeholders
@@ -230,7 +265,7 @@ def _line_regex(level: Level) -> regex.Pattern:
 
 def _variant_regexes(level: Level, anchor: str) -> list[regex.Pattern]:
     """Each of the level's variants compiled on its own (a legacy level: its one pattern)."""
-    return [_compile_line(v.expanded, anchor) for v in level.variants] or [_compile_line(level.pattern, anchor)]
+    return [_compile_line(_variant_last(v), anchor) for v in level.variants] or [_compile_line(level.pattern, anchor)]
 
 
 @lru_cache(maxsize=512)
