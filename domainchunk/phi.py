@@ -53,13 +53,15 @@ _PUNCT_END = r"(?=[\s，,。；;、：:（()）！!？?\]]|$)"
 # where an extraction lost the spaces (ZhangWeiming); one word alone is too often the form's next
 # English label.
 _LATIN_NAME = r"[A-Z][A-Za-z]+(?:[ \-']?[A-Z][A-Za-z]+){1,2}(?![A-Za-z])"
+# a Latin given name or surname with a Han one (Emily 某某, Li 某): a bilingual system's or a foreign patient's
+_MIXED_NAME = r"[A-Z][A-Za-z]+(?:[ \-'][A-Z][A-Za-z]+)?[ \u3000]?\p{Han}{1,3}"
 
 # The value each field group's labels introduce. A name may be spaced (陈 志强, 陈 志 强) or carry
 # a · (minority names). Names, addresses and employers are cut after the match where another
 # field's label begins (姓名：陈某性别：男): a lookahead for every label at every character
 # would make each pattern take a second to compile.
 _SHAPES: dict[str, str] = {
-    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?|{LATIN_NAME})",
+    "phi_name": r"(?:\p{{Han}}(?:[ \u3000]{{1,2}}\p{{Han}}{{1,3}}){{1,2}}|\p{{Han}}{{2,4}}(?:[·・]\p{{Han}}{{1,8}})?|{MIXED_NAME}|{LATIN_NAME})",
     "phi_id_card": r"[0-9A-Za-z]{{4,}}(?:[ \-][0-9A-Za-z]{{2,}}){{0,3}}",
     "phi_phone": r"(?:{PHONE}|[+(（]?\d[\d()（）\-－]{{4,18}}\d(?:转\d{{1,5}})?)",
     # from a Han character, letter or digit (not a form's ＿＿ or a table's │) up to the line's end,
@@ -215,7 +217,7 @@ def _compile(terms: dict[str, dict[str, list[str]]], where: str) -> Vocabulary:
     key_at = regex.compile(rf"{keys}(?:{_SP}|[*＊】]|[:：]|$)", regex.V0 | regex.M)
     surnames = _listed(terms, "phi_surname")
     not_name = _listed(terms, "phi_not_name")
-    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}", "LATIN_NAME": _LATIN_NAME}
+    fill = {"SP": _SP, "PHONE": f"{_MOBILE}|{_LANDLINE}", "LATIN_NAME": _LATIN_NAME, "MIXED_NAME": _MIXED_NAME}
     # A Latin label not glued to a Latin word on either side (ID, but not the ID of COVID or IDE);
     # a Han label may follow a Latin value with no space (…@example.com住址：).
     bound = r"(?!(?<=[A-Za-z])[A-Za-z])(?P<label>{alt})(?!(?<=[A-Za-z])[A-Za-z])"
@@ -289,7 +291,7 @@ _BORDER = set("|│ \t\u3000")
 _CUT_AT_NEXT_FIELD = {"phi_name", "phi_address", "phi_org", "phi_number"}
 _LONGEST_LABEL = 40  # characters a label and its colon may take, spaced out (住　院　号：)
 _HAN = regex.compile(r"\p{Han}")
-_LATIN_NAME_AT = regex.compile(_LATIN_NAME)
+_LATIN_NAME_AT = regex.compile(f"{_LATIN_NAME}|{_MIXED_NAME}")
 _COLON = re.compile(r"[:：]")
 # the next field's label and colon (known to the vocabulary or not: 日期：) right after a value
 _FIELD_AHEAD = regex.compile(r"[^\s:：，,。；;、]{1,8}[:：]")
@@ -463,7 +465,8 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
         pos = 0
         while m := pattern.search(text, pos):
             a, b = m.span("value")
-            pos = m.end()
+            # a value turned down is searched again from where it began: it may be a label itself (【术者】术者：某某)
+            pos = a
             if group == "phi_name":
                 # a title before the name (接收人：护士韦某, 术者：主刀医师甲): the name is what follows
                 # it, if it begins with a surname (主治医师：患者病情平稳 is what the physician said)
@@ -475,6 +478,7 @@ def _found(text: str, vocab: Vocabulary) -> list[tuple[int, int, str, str]]:
                     continue
             if vocab.key_at.match(text, a):
                 continue  # a label where the value should be: a header row, a blank field
+            pos = m.end()
             if group in _CUT_AT_NEXT_FIELD and (group != "phi_number" or _LETTER_AFTER_DIGIT.search(text, a, b)):
                 nxt = vocab.next_field.search(text, a + 1, min(len(text), b + _LONGEST_LABEL))
                 if nxt and nxt.start() < b:

@@ -224,6 +224,16 @@ def test_labels_in_markdown_bold_brackets_or_glued_to_a_code(text, value):
     assert [text[a:b] for a, b, _ in edits] == [value]
 
 
+@pytest.mark.parametrize("text, values", [
+    ("姓名 Name：Emily 示某　性别：女\n", ["Emily 示某"]), ("患者姓名：Li 示\n", ["Li 示"]),
+    # a bracketed heading that is a label itself, its field after it: the field's value is still found
+    ("【术者】术者：韩示东　一助：郑示西\n", ["韩示东", "郑示西"]),
+])
+def test_latin_and_han_names_and_a_label_after_a_bracketed_heading_of_its_own(text, values):
+    edits, _ = phi_edits(text)
+    assert [text[a:b] for a, b, _ in edits] == values
+
+
 def test_a_name_needs_a_separator_after_its_label():
     for text in ("医师签名确认后执行。\n", "联系人未到场。\n"):
         assert phi_edits(text)[0] == []
