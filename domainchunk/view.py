@@ -97,6 +97,11 @@ _COLUMNS = re.compile(r"\S[ \u3000]{2,}\S")
 # numbered heading, not with the tail of a value and then the next field: 泌科　床号：8) does not
 # count when the wrap width is measured.
 _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
+# A rule line (──────, ======, ------ under a report's header) is drawn to a table's or a page's width:
+# a print's rules share one length without any cut. A rule longer than the width is cut like any
+# line (its pieces are full lines too), but a wrap cuts text: a width that no line of words
+# reaches, only rules, is no wrap width.
+_RULE_LINE = re.compile(r"[ \t\u3000]*[-=_~*─━═┄┅┈┉—－＝＿～＊]{3,}[ \t\u3000]*")
 
 
 # Marks inside a line that no rule should have to spell out, each dropped from the view:
@@ -472,10 +477,11 @@ def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]])
     return alone, spans
 
 
-def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int]) -> int | None:
+def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int],
+                rules: set[int]) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
-    text was not cut there."""
+    text was not cut there; the ``rules`` lines (rule lines) alone reaching a width are no sign of it."""
     if len(text_lines) < WRAP_MIN_LINES:
         return None
     long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start and i not in forms]
@@ -486,6 +492,8 @@ def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool],
         return None
     tol = _tolerance(width)
     full = [i for i in long_lines if width - tol <= lengths[i] <= width + tol]
+    if all(i in rules for i in full):
+        return None
     longer = sum(lengths[i] > width + tol for i in text_lines)
     if (len(full) < WRAP_FULL_SHARE * len(long_lines) or longer > WRAP_LONG_SHARE * len(text_lines)
             or sum(finished[i] for i in full) > WRAP_FINISHED_SHARE * len(full)):
@@ -625,14 +633,15 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     text_lines = [i for i, n in enumerate(lengths)
                   if n and i not in drop and "\t" not in read_lines[i] and not _COLUMNS.search(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
-    width = _wrap_width(lengths, text_lines, finished, forms)
+    rules = {i for i in text_lines if _RULE_LINE.fullmatch(read_lines[i])}
+    width = _wrap_width(lengths, text_lines, finished, forms, rules)
     by_printed = False
     if width is None and any(_HALF_WIDTH.search(read_lines[i]) for i in text_lines):
         # Cut by the printed width rather than a count of characters (each printed line its own
         # paragraph, as a PDF-to-Word converter writes it): a digit or Latin letter takes half
         # a CJK cell, so lines cut at one width hold more characters the more of them they hold.
         printed = [_printed_width(line) if line.strip() else 0 for line in read_lines]
-        width = _wrap_width(printed, text_lines, finished, forms)
+        width = _wrap_width(printed, text_lines, finished, forms, rules)
         if width is not None and width < PRINTED_MIN_WIDTH:
             width = None  # a page's text width holds 30 and more cells: rows of a table share a shorter one by chance
         if width is not None:
