@@ -178,6 +178,12 @@ _PIPE_RULE = re.compile(r"[ \t\u3000]*\|(?:[ \t]*[:：]?(?:-{3,}|－{3,})[:：]?
 _PIPE = re.compile(r"\|")
 
 
+def _is_pipe_rule(row: str) -> bool:
+    """Whether a pipe row (over several lines, where a hard wrap cut it: ``| --- | --- `` / ``|``) is
+    a table's rule: read with its line breaks out."""
+    return bool(_PIPE_RULE.fullmatch(row.replace("\n", "")))
+
+
 def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     """Spans of the text that the view leaves out inside lines: list marks, emphasis pairs,
     ``<br>`` tags, a ruled table's outer pipes and the spaces padding its cells, and
@@ -193,11 +199,11 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += [m.span() for m in _BREAK_TAG.finditer(text)]
     if "|" in text and ("---" in text or "－－－" in text):
         for block in _pipe_tables(text):
-            if not any(_PIPE_RULE.fullmatch(m.group()) for m in block):
+            if not any(_is_pipe_rule(m.group()) for m in block):
                 continue  # rows with no rule stay as written
             for m in block:
                 row = [p.start() for p in _PIPE.finditer(text, m.start(), m.end())]
-                if len(row) < 3 or _PIPE_RULE.fullmatch(m.group()):
+                if len(row) < 3 or _is_pipe_rule(m.group()):
                     continue  # a rule is left out whole, by _pipe_rules
                 outer_a = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
                 spans.append((outer_a, row[0] + 1))
@@ -337,8 +343,16 @@ def _pipe_tables(text: str) -> list[list[re.Match]]:
 
 
 def _pipe_rules(raw_lines: list[str]) -> set[int]:
-    """Indexes of a Markdown table's ``| --- | --- |`` rule lines."""
-    return {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
+    """Indexes of a Markdown table's ``| --- | --- |`` rule lines, and of the lines of a rule a hard
+    wrap cut (``| --- | --- `` / ``|``)."""
+    rules = {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
+    text = "\n".join(raw_lines)
+    if "---" in text or "－－－" in text:
+        for m in _PIPE_ROW.finditer(text):
+            if "\n" in m.group() and _is_pipe_rule(m.group()):
+                first = text.count("\n", 0, m.start())
+                rules.update(range(first, first + m.group().count("\n") + 1))
+    return rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -663,3 +663,12 @@ def test_rule_lines_of_one_width_are_no_hard_wrap(rule):
     paths = [c.path for c in domainchunk.chunk(text, doc_type="lab_report").chunks]
     assert ["肝功能"] in paths and ["凝血功能"] in paths, paths
 
+
+
+@pytest.mark.parametrize("cut_at", ["| --- | --- \n|", "| --- | -\n-- |", "| --\n- | --- |"])
+def test_a_pipe_tables_rule_a_hard_wrap_cut_is_still_its_rule(cut_at):
+    # A wrap may cut the rule row too (before its closing pipe, inside its dashes): it is still the
+    # table's rule, left out whole, and the rows read as tab-separated rows.
+    text = "\n".join(["| 项目 | 结果 |", cut_at, "| 血清铁 | 4.6 |", "| 铁蛋白 | 3.8 |"])
+    view = build_view(text)
+    assert view.text == "项目\t结果\n血清铁\t4.6\n铁蛋白\t3.8", view.text
