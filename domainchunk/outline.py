@@ -1348,16 +1348,42 @@ def _find_headings(doc: Document, rules: RuleFile) -> tuple[list[Heading], list[
     return heads, toc
 
 
-def _lead_start(text: str, level: Level, start: int, floor: int) -> int:
+# Two lines with words that touch, no blank line between them, whatever their indentation (the text
+# reader's test for double spacing reads an indented line as apart; a lead is read by its words).
+_TOUCHING_LINES = re.compile(r"\S[ \t\u3000]*\n[ \t\u3000]*\S")
+# Two rows of a table one blank line apart: cells set apart by a tab or a gap of two spaces or more,
+# and no field's colon (fields side by side, 姓名：某甲　　性别：男, are a form line, not a row).
+_ROW = r"[^\n:：]*(?:\t|\S(?: {2,}|\u3000+)\S)[^\n:：]*"
+_ROWS_APART = re.compile(rf"(?m)^{_ROW}\n[ \t\u3000]*\n{_ROW}$")
+
+
+@lru_cache(maxsize=4)
+def _lines_apart(text: str) -> bool:
+    """Whether every line of ``text`` stands a blank line from the next, its table's rows too: a
+    converter's or a web copy's double spacing (every printed line a paragraph), which the reader
+    cannot tell from paragraph gaps where the gaps are all one blank line. A writer who sets paragraphs
+    apart never sets the rows of one table apart, nor does a text of one-line paragraphs, whose table
+    is one paragraph. Asked once a text, not once a heading."""
+    return _TOUCHING_LINES.search(text) is None and _ROWS_APART.search(text) is not None
+
+
+def _lead_start(text: str, level: Level, start: int, floor: int, apart: bool = False) -> int:
     """Where the section of a heading of ``level`` at ``start`` starts: its line, or earlier when
     the lines right above it (no blank line between, none before ``floor``) match the level's
-    ``lead`` pattern, as a report's title and patient lines belong to the panel named below them."""
+    ``lead`` pattern, as a report's title and patient lines belong to the panel named below them.
+    ``apart``: no two lines of the document as written touch, and one blank line parts no lead."""
     # ``lead_pattern`` first: ``lead`` reads a pydantic private attribute, slow once per heading.
     if level.lead_pattern is None or not level.lead:
         return start
     lead = _compile_line(level.lead)
     while start > floor:
         ls, le = _line_bounds(text, start - 1)
+        if ls > floor and not text[ls:le].strip():
+            # Where no two lines of the text touch (every line its own paragraph, a blank line after
+            # each, spacing the reader cannot tell from paragraph gaps), one blank line is all that
+            # parts any two lines: it parts no lead from its heading. Two blank lines still do.
+            if apart and ls - 1 > floor:
+                ls, le = _line_bounds(text, ls - 1)
         if ls < floor or not text[ls:le].strip() or not lead.match(text, ls, le, timeout=PATTERN_TIMEOUT):
             break
         start = ls
@@ -1603,13 +1629,16 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
                 sec.kind, sec.rule, sec.unit = h.level.kind, h.level.id, h
             continue
         floor = sections[-1].start + 1 if sections else 0
+        # (asked of the text as written: the view joins lines, and pdftotext's blocks of one printed
+        # line, which no other line touches, are set apart by blank lines that do part them)
+        apart = h.level.lead_pattern is not None and _lines_apart(text)
         if view.identity:
-            start = _lead_start(text, h.level, h.start, floor)
+            start = _lead_start(text, h.level, h.start, floor, apart)
         else:
             # the lines above read as the heading was, on the view (marks and letter-spacing out),
             # and as written, where the view has set a repeated title aside as furniture
-            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor))
-            start = min(_lead_start(text, h.level, h.start, floor), max(floor, view.to_text(lead)))
+            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor), apart)
+            start = min(_lead_start(text, h.level, h.start, floor, apart), max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":

@@ -108,6 +108,11 @@ _LIST_NUMBER_TAB = re.compile(
 # numbered heading, not with the tail of a value and then the next field: 泌科　床号：8) does not
 # count when the wrap width is measured.
 _FORM_FIELDS = re.compile(r"\S[ \t\u3000]+[\u4e00-\u9fff]{2,8}[:：]")
+# A rule line (──────, ======, ------ under a report's header) is drawn to a table's or a page's width:
+# a print's rules share one length without any cut. A rule longer than the width is cut like any
+# line (its pieces are full lines too), but a wrap cuts text: a width that no line of words
+# reaches, only rules, is no wrap width.
+_RULE_LINE = re.compile(r"[ \t\u3000]*[-=_~*─━═┄┅┈┉—－＝＿～＊]{3,}[ \t\u3000]*")
 
 
 # Marks inside a line that no rule should have to spell out, each dropped from the view:
@@ -193,6 +198,12 @@ _PIPE_RULE = re.compile(r"[ \t\u3000]*\|(?:[ \t]*[:：]?(?:-{3,}|－{3,})[:：]?
 _PIPE = re.compile(r"\|")
 
 
+def _is_pipe_rule(row: str) -> bool:
+    """Whether a pipe row (over several lines, where a hard wrap cut it: ``| --- | --- `` / ``|``) is
+    a table's rule: read with its line breaks out."""
+    return bool(_PIPE_RULE.fullmatch(row.replace("\n", "")))
+
+
 def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     """Spans of the text that the view leaves out inside lines: list marks, emphasis pairs,
     ``<br>`` tags, a ruled table's outer pipes and the spaces padding its cells, and
@@ -208,11 +219,11 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += [m.span() for m in _BREAK_TAG.finditer(text)]
     if "|" in text and ("---" in text or "－－－" in text):
         for block in _pipe_tables(text):
-            if not any(_PIPE_RULE.fullmatch(m.group()) for m in block):
+            if not any(_is_pipe_rule(m.group()) for m in block):
                 continue  # rows with no rule stay as written
             for m in block:
                 row = [p.start() for p in _PIPE.finditer(text, m.start(), m.end())]
-                if len(row) < 3 or _PIPE_RULE.fullmatch(m.group()):
+                if len(row) < 3 or _is_pipe_rule(m.group()):
                     continue  # a rule is left out whole, by _pipe_rules
                 outer_a = m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
                 spans.append((outer_a, row[0] + 1))
@@ -404,8 +415,16 @@ def _pipe_tables(text: str) -> list[list[re.Match]]:
 
 
 def _pipe_rules(raw_lines: list[str]) -> set[int]:
-    """Indexes of a Markdown table's ``| --- | --- |`` rule lines."""
-    return {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
+    """Indexes of a Markdown table's ``| --- | --- |`` rule lines, and of the lines of a rule a hard
+    wrap cut (``| --- | --- `` / ``|``)."""
+    rules = {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
+    text = "\n".join(raw_lines)
+    if "---" in text or "－－－" in text:
+        for m in _PIPE_ROW.finditer(text):
+            if "\n" in m.group() and _is_pipe_rule(m.group()):
+                first = text.count("\n", 0, m.start())
+                rules.update(range(first, first + m.group().count("\n") + 1))
+    return rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,10 +563,11 @@ def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]])
     return alone, spans
 
 
-def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int]) -> int | None:
+def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int],
+                rules: set[int]) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
-    text was not cut there."""
+    text was not cut there; the ``rules`` lines (rule lines) alone reaching a width are no sign of it."""
     if len(text_lines) < WRAP_MIN_LINES:
         return None
     long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start and i not in forms]
@@ -558,6 +578,8 @@ def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool],
         return None
     tol = _tolerance(width)
     full = [i for i in long_lines if width - tol <= lengths[i] <= width + tol]
+    if all(i in rules for i in full):
+        return None
     longer = sum(lengths[i] > width + tol for i in text_lines)
     if (len(full) < WRAP_FULL_SHARE * len(long_lines) or longer > WRAP_LONG_SHARE * len(text_lines)
             or sum(finished[i] for i in full) > WRAP_FINISHED_SHARE * len(full)):
@@ -727,14 +749,15 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     text_lines = [i for i, n in enumerate(lengths)
                   if n and i not in drop and not _has_columns(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
-    width = _wrap_width(lengths, text_lines, finished, forms)
+    rules = {i for i in text_lines if _RULE_LINE.fullmatch(read_lines[i])}
+    width = _wrap_width(lengths, text_lines, finished, forms, rules)
     by_printed = False
     if width is None and any(_HALF_WIDTH.search(read_lines[i]) for i in text_lines):
         # Cut by the printed width rather than a count of characters (each printed line its own
         # paragraph, as a PDF-to-Word converter writes it): a digit or Latin letter takes half
         # a CJK cell, so lines cut at one width hold more characters the more of them they hold.
         printed = [_printed_width(line) if line.strip() else 0 for line in read_lines]
-        width = _wrap_width(printed, text_lines, finished, forms)
+        width = _wrap_width(printed, text_lines, finished, forms, rules)
         if width is not None and width < PRINTED_MIN_WIDTH:
             width = None  # a page's text width holds 30 and more cells: rows of a table share a shorter one by chance
         if width is not None:

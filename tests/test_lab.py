@@ -205,3 +205,25 @@ def test_header_fields_with_no_spaces_end_at_the_next_label():
         panel = next(c for c in pipeline.chunk(text, max_chars=1000).chunks if c.kind == "panel")
         got = {k: panel.metadata.get(k) for k in want}
         assert {k: v.replace(" ", "") for k, v in got.items()} == {k: v.replace(" ", "") for k, v in want.items()}
+
+
+_LED_REPORT = [
+    "示范市人民医院检验报告单", "姓名：某甲　性别：男　年龄：40岁", "检验项目：肝功能　标本：血清",
+    "项目\t结果\t单位\t参考范围", "谷丙转氨酶\t35\tU/L\t9-50", "白蛋白\t42.1\tg/L\t40-55",
+    "检验项目：血常规　标本：全血", "项目\t结果\t单位\t参考范围", "白细胞计数\t7.4\t10^9/L\t3.5-9.5",
+    "血红蛋白\t121\tg/L\t130-175",
+]
+
+
+def test_a_report_with_a_blank_line_after_every_line_keeps_its_title_and_patient_lines_with_the_first_panel():
+    # Every line its own paragraph (a converter's, a web copy's): where no two lines touch, one blank
+    # line parts no lead from its panel, and the report's first chunk opens at its title, as written.
+    def starts(text):
+        return [(c.path, c.text.split("\n", 1)[0]) for c in pipeline.chunk(text, doc_type="lab_report").chunks]
+
+    expected = [(["肝功能"], "示范市人民医院检验报告单"), (["血常规"], "检验项目：血常规　标本：全血")]
+    assert starts("\n".join(_LED_REPORT) + "\n") == expected
+    assert starts("\n\n".join(_LED_REPORT) + "\n") == expected
+    # two blank lines still part them: the writer set the patient block apart
+    apart = "\n".join(_LED_REPORT[:2]) + "\n\n\n" + "\n".join(_LED_REPORT[2:]) + "\n"
+    assert starts(apart)[0][0] == []

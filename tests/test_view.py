@@ -664,3 +664,38 @@ def test_a_statutes_bracketed_enactment_note_takes_no_heading_under_it():
     paragraphs = [ARTICLES[0], note, "第一章　总则", *ARTICLES[1:] * 8]
     view = build_view(_wrap(paragraphs))
     assert "\n第一章　总则\n" in view.text
+
+
+def _his_print(rule: int) -> str:
+    """A space-aligned HIS print of two requests over two pages: each page repeats its header, a
+    ==== rule ``rule`` characters wide under the patient line, and ---- rules of the same width
+    around each request's line."""
+    header = ["            示范县人民医院  检验结果报告          打印：2027-09-14 16:20   第{}页/共2页",
+              "姓名：某甲   性别：男   年龄：63岁   病区：内科一病区   床号：22   住院号：2709110045", "=" * rule]
+    request = ["申请单号：{}   组合：{}      标本：血清   采样：2027-09-14 06:10", "-" * rule,
+               "代码   项目名称              结果    标志 单位      参考值"]
+    rows = [f"X{i}     示范项目{i}              {i}.{i}     H   U/L       1-9" for i in range(6)]
+    lines = [header[0].format(1), *header[1:], request[0].format("270914003", "肝功能"), *request[1:], *rows,
+             "检验：某乙   审核：某丙", "-" * rule, request[0].format("270914004", "凝血功能"), *request[1:], *rows,
+             header[0].format(2), *header[1:]]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("rule", [60, 64, 66, 70])
+def test_rule_lines_of_one_width_are_no_hard_wrap(rule):
+    # A print draws its ==== and ---- rules to one width: lines of one length without any cut, so
+    # the width is not taken from them, and the request line under a rule stays a line of its own.
+    text = _his_print(rule)
+    assert build_view(text).identity
+    paths = [c.path for c in domainchunk.chunk(text, doc_type="lab_report").chunks]
+    assert ["肝功能"] in paths and ["凝血功能"] in paths, paths
+
+
+
+@pytest.mark.parametrize("cut_at", ["| --- | --- \n|", "| --- | -\n-- |", "| --\n- | --- |"])
+def test_a_pipe_tables_rule_a_hard_wrap_cut_is_still_its_rule(cut_at):
+    # A wrap may cut the rule row too (before its closing pipe, inside its dashes): it is still the
+    # table's rule, left out whole, and the rows read as tab-separated rows.
+    text = "\n".join(["| 项目 | 结果 |", cut_at, "| 血清铁 | 4.6 |", "| 铁蛋白 | 3.8 |"])
+    view = build_view(text)
+    assert view.text == "项目\t结果\n血清铁\t4.6\n铁蛋白\t3.8", view.text
