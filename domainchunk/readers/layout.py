@@ -168,8 +168,8 @@ def cut_groups(rows: list[list[CellSpec]], edges: list[int]) -> list[list[list[C
             out.append([row])
             groups = [[] for _ in edges[:-1]]
             continue
-        for group, piece in zip(groups, pieces):
-            group.append(piece)
+        for table, piece in zip(groups, pieces):
+            table.append(piece)
     out.extend(g for g in groups if g)
     return out
 

@@ -1368,7 +1368,7 @@ def _place_lone_rows(pages: list[PageContent]) -> None:
                       if isinstance(item, Line) and row.top <= (item.top + item.bottom) / 2 <= row.bottom]
             if not inside or any(item.bottom < row.top for item in page.items if item not in inside):
                 continue  # not the head of the page
-            page.items = [row] + [item for item in page.items if item not in inside]
+            page.items = [row, *(item for item in page.items if item not in inside)]
 
 
 def _join_split_row(table: Table, continued: Table) -> None:
