@@ -1357,13 +1357,12 @@ _ROW = r"[^\n:：]*(?:\t|\S(?: {2,}|\u3000+)\S)[^\n:：]*"
 _ROWS_APART = re.compile(rf"(?m)^{_ROW}\n[ \t\u3000]*\n{_ROW}$")
 
 
-@lru_cache(maxsize=4)
 def _lines_apart(text: str) -> bool:
     """Whether every line of ``text`` stands a blank line from the next, its table's rows too: a
     converter's or a web copy's double spacing (every printed line a paragraph), which the reader
     cannot tell from paragraph gaps where the gaps are all one blank line. A writer who sets paragraphs
     apart never sets the rows of one table apart, nor does a text of one-line paragraphs, whose table
-    is one paragraph. Asked once a text, not once a heading."""
+    is one paragraph."""
     return _TOUCHING_LINES.search(text) is None and _ROWS_APART.search(text) is not None
 
 
@@ -1606,6 +1605,10 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
         last = sections[-1].headings[-1]
         return not _seen_between(text, view, last.end, pos).strip() or _continues_heading(text, view, last, pos)
 
+    # asked of the text as written, once, when a level with a lead first needs it: the view joins lines,
+    # and pdftotext's blocks of one printed line, which no other line touches, are set apart by blank
+    # lines that do part them
+    apart: bool | None = None
     for h in structural:
         rank = ranks.get(h.level.id)
         depth = depths.get(h.start)
@@ -1629,16 +1632,15 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
                 sec.kind, sec.rule, sec.unit = h.level.kind, h.level.id, h
             continue
         floor = sections[-1].start + 1 if sections else 0
-        # (asked of the text as written: the view joins lines, and pdftotext's blocks of one printed
-        # line, which no other line touches, are set apart by blank lines that do part them)
-        apart = h.level.lead_pattern is not None and _lines_apart(text)
+        if apart is None and h.level.lead_pattern is not None:
+            apart = _lines_apart(text)
         if view.identity:
-            start = _lead_start(text, h.level, h.start, floor, apart)
+            start = _lead_start(text, h.level, h.start, floor, bool(apart))
         else:
             # the lines above read as the heading was, on the view (marks and letter-spacing out),
             # and as written, where the view has set a repeated title aside as furniture
-            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor), apart)
-            start = min(_lead_start(text, h.level, h.start, floor, apart), max(floor, view.to_text(lead)))
+            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor), bool(apart))
+            start = min(_lead_start(text, h.level, h.start, floor, bool(apart)), max(floor, view.to_text(lead)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":

@@ -414,11 +414,10 @@ def _pipe_tables(text: str) -> list[list[re.Match]]:
     return blocks
 
 
-def _pipe_rules(raw_lines: list[str]) -> set[int]:
-    """Indexes of a Markdown table's ``| --- | --- |`` rule lines, and of the lines of a rule a hard
-    wrap cut (``| --- | --- `` / ``|``)."""
+def _pipe_rules(text: str, raw_lines: list[str]) -> set[int]:
+    """Indexes of a Markdown table's ``| --- | --- |`` rule lines (``raw_lines``: the lines of
+    ``text``), and of the lines of a rule a hard wrap cut (``| --- | --- `` / ``|``)."""
     rules = {i for i, line in enumerate(raw_lines) if ("---" in line or "－－－" in line) and _PIPE_RULE.fullmatch(line)}
-    text = "\n".join(raw_lines)
     if "---" in text or "－－－" in text:
         for m in _PIPE_ROW.finditer(text):
             if "\n" in m.group() and _is_pipe_rule(m.group()):
@@ -723,7 +722,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         lines.append((pos, pos + len(line)))
         pos += len(line) + 1
     numbered, numbers = _line_numbers(text, raw_lines, lines)
-    drop = _furniture(text, lines) | (_pipe_rules(raw_lines) if "|" in text else set()) | numbered
+    drop = _furniture(text, lines) | (_pipe_rules(text, raw_lines) if "|" in text else set()) | numbered
     cells: list[int] = []
     marks = _marks(text, cells)
     if numbers:

@@ -172,7 +172,6 @@ class Line:
     heading_level: int | None = None
     centred: bool = False  # a heading set centred (see _mark_headings)
     font_size: float = 0.0  # the size its font is set in (see _set_font_sizes); 0 until read
-    cell_gaps: int = 0  # gaps wider than CELL_GAP of its size (past its letter spacing): cells set apart in a row
     pieces: tuple[tuple[float, bool, str], ...] = ()  # its words as spaces part them (see _pieces); () with no space
 
     def __post_init__(self) -> None:
@@ -532,7 +531,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         if text.strip():
             pieces = _pieces(acc, tracking) if acc.spaces else ()
             result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(acc.first, acc.last), cell_gaps=sum(1 for _, wide, _ in pieces if wide), pieces=pieces))
+                               samples=(acc.first, acc.last), pieces=pieces))
     _tab_columns(result)
     return result
 
@@ -1246,7 +1245,7 @@ def _continues(line: Line, following: Line, edge: float, margin: Margin, head: L
         return False
     if _WHOLE_NOTE.match(line.text):
         return False
-    if line.cell_gaps >= ROW_GAPS:  # a row of cells set apart (a table without rules) ends where its last cell ends
+    if sum(wide for _, wide, _ in line.pieces) >= ROW_GAPS:  # a row of cells set apart (a table without rules) ends where its last cell ends
         return False
     if _SENTENCE_END.search(line.text) and (not _CLAUSE_END.search(line.text) or opens_paragraph(following.text)):
         return False
