@@ -1472,11 +1472,20 @@ def _seen_between(text: str, view: View, start: int, end: int) -> str:
     return view.text[view.to_view(start) : view.to_view(end)]
 
 
+# The heading's English translation on the one line under it, as a statute printed with its official
+# translation sets it (第二章 投诉的提出与受理 / Chapter II Filing and Acceptance of Complaints): Latin
+# words of a title, no sentence mark, however long, since Latin letters run twice as many as characters.
+_TRANSLATED_HEADING = re.compile(r"(?:Chapter|Section|Part|Title|Annex|Appendix|Schedule)[ \t]+[IVXLC0-9]+\b[A-Za-z0-9 ,'’()&\-]{0,120}")
+
+
 def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:
     """The one line between ``head`` and ``pos`` finishes that heading
     (``第五章 卷烟纸、滤嘴棒、烟用丝束、`` / ``烟草专用机械的生产和销售``): the heading is long,
-    the line is short, unpunctuated and names no field (no colon)."""
+    the line is short, unpunctuated and names no field (no colon); or the line is the heading's
+    English translation (``_TRANSLATED_HEADING``)."""
     between = _seen_between(text, view, head.end, pos).strip()
+    if between and _TRANSLATED_HEADING.fullmatch(between):
+        return True
     if not between or "\n" in between or len(text[head.content : head.end].strip()) < _WRAPPING_HEADING:
         return False
     return reads_as_heading(between) and not any(c in between for c in "：:")

@@ -299,3 +299,17 @@ def test_a_chapter_number_alone_takes_its_title_from_the_line_below():
     result = domainchunk.chunk(text, max_chars=1000)
     assert [c.path for c in result.chunks] == [[], ["第一章 总则", "第一条"], ["第一章 总则", "第二条"], ["第二章 附则", "第三条"]]
     assert result.chunks[1].text.startswith("第一章\n总则\n\n第一条")
+
+
+def test_a_chapter_heading_with_its_english_translation_below_opens_the_first_article():
+    """A statute printed with its official translation sets the English heading under the Chinese one;
+    a long English line (past HEADING_MAX) is still the heading's, not a chunk of its own."""
+    text = ("示范投诉处理办法\n\n第一章　总则\nChapter I General Provisions\n\n第一条　为了规范投诉处理，制定本办法。\n"
+            "Article 1 These Measures are formulated to regulate the handling of complaints.\n\n"
+            "第二章　投诉的提出与受理\nChapter II Filing and Acceptance of Complaints and Their Review\n\n"
+            "第二条　投诉人应当提交书面材料。\nArticle 2 A complainant shall submit written materials.\n")
+    result = domainchunk.chunk(text, max_chars=1000)
+    assert [c.path[-1:] for c in result.chunks] == [[], ["第一条"], ["第二条"]]
+    second = result.chunks[2]
+    assert second.text.startswith("第二章　投诉的提出与受理\nChapter II")
+    assert second.path[0].startswith("第二章 投诉的提出与受理")
