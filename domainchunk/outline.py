@@ -1475,7 +1475,8 @@ def _seen_between(text: str, view: View, start: int, end: int) -> str:
 # The heading's English translation on the one line under it, as a statute printed with its official
 # translation sets it (第二章 投诉的提出与受理 / Chapter II Filing and Acceptance of Complaints): Latin
 # words of a title, no sentence mark, however long, since Latin letters run twice as many as characters.
-_TRANSLATED_HEADING = re.compile(r"(?:Chapter|Section|Part|Title|Annex|Appendix|Schedule)[ \t]+[IVXLC0-9]+\b[A-Za-z0-9 ,'’()&\-]{0,120}")
+# Its spaces may be lost with the rest (ChapterIIFilingand…).
+_TRANSLATED_HEADING = re.compile(r"(?:Chapter|Section|Part|Title|Annex|Appendix|Schedule)[ \t]*[IVXLC0-9]+[A-Za-z0-9 ,'’()&\-]{0,120}")
 
 
 def _continues_heading(text: str, view: View, head: Heading, pos: int) -> bool:

@@ -160,10 +160,16 @@ _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown; closed after a full-width mark's
 # gap too, **主诉： **…, where an extractor put a space after the mark inside the pair)
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?(?:\S|(?<=[，。；：、]) )(\1)")
+# A pair a line's gap parted (pdftotext's blocks of **第一条　技术秘密的内容**: ``**第一条`` / ``技术秘密的
+# 内容**``, a blank line between): opened at one line's start, unclosed there, closed at the next
+# text line's end.
+_EMPHASIS_PARTED = re.compile(r"(?m)^[ \t\u3000]*(\*\*|__|＊＊)(?=[^\s*_＊])[^\n*_＊]*\n(?:[ \t\u3000]*\n)?[^\n*_＊]*[^\s*_＊](\1)[ \t\u3000]*$")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+# A run ends at a gap, a mark, or a bracketed title glued to its last character (第 三 条【车 辆 交 付】);
+# it may open inside a bold pair (**第 一 条 …**), as a converter keeps a spaced heading's bold.
 _SPACED_CHAR = r"[\u3400-\u9fff0-9\uff10-\uff19【】〔〕（）]"  # a character, a digit, a bracket
 _LETTER_SPACED = re.compile(
-    rf"(?m)^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?{_SPACED_CHAR}(?:[ \u3000]{_SPACED_CHAR}){{2,}}(?![^\s:：，,。；;、])"
+    rf"(?m)^[ \t\u3000]*(?:#{{1,6}}[ \t]*|\*\*)?{_SPACED_CHAR}(?:[ \u3000]{_SPACED_CHAR}){{2,}}(?![^\s:：，,。；;、【〔*])"
     rf"|^[ \t\u3000]*{_SPACED_CHAR}[ \u3000]{_SPACED_CHAR}(?=[:：])"
     rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
@@ -214,6 +220,8 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += [m.span(1) for m in _LIST_MARK.finditer(text)]
     if "**" in text or "__" in text or "＊＊" in text:
         for m in _EMPHASIS.finditer(text):
+            spans += [m.span(1), m.span(2)]
+        for m in _EMPHASIS_PARTED.finditer(text):
             spans += [m.span(1), m.span(2)]
     if "<" in text:
         spans += [m.span() for m in _BREAK_TAG.finditer(text)]
@@ -537,9 +545,12 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
 # a line of its own where its baseline differs from the text's, and its default mode a page's numbers
 # as one block of lines. A text shows them when its first line is numbered 1 and most of its lines
 # are so numbered, each one more than the last (or 1 again, on a new page); the numbers and the gap
-# after them then go, and a line of a number alone goes whole, as a page number does.
-_LINE_NUMBER = re.compile(r"[ \t]{0,6}(\d{1,4})(?:[ \t]{2,}(?=\S)|[ \t]*$)")
-_FIRST_LINE_NUMBERED = re.compile(r"[\n \t]*1(?:[ \t]{2,}\S|[ \t]*\n)")
+# after them then go, and a line of a number alone goes whole, as a page number does. An extraction
+# that drops every space glues the number to its line (``13第一条…``): glued to a Han character or an
+# opening bracket it is read as a margin number too, when the glued numbers count up as closely; so is
+# one a tab sets off, where a re-save wrote the column gap as a tab.
+_LINE_NUMBER = re.compile(r"[ \t\u3000]{0,6}(\d{1,4})(?:[ \t]{2,}(?=\S)|\t(?=\S)|[ \t]*$|(?=[\u4e00-\u9fff（《“〔【]))")
+_FIRST_LINE_NUMBERED = re.compile(r"[\n \t\u3000]*1(?:[ \t]{2,}\S|[ \t]*\n|[\u4e00-\u9fff（《“〔【])")
 LINE_NUMBERS_MIN = 10
 LINE_NUMBERS_SHARE = 0.5  # of the non-blank lines
 LINE_NUMBERS_IN_ORDER = 0.9  # of the numbers, each one more than the one before, or 1

@@ -201,3 +201,14 @@ def test_words_that_begin_with_a_numeral_come_from_the_rule_file(tmp_path):
     ours = domainchunk.chunk_text(text, doc_type="contract", rules_dir=tmp_path).chunks
     assert [c.path for c in builtin if c.kind == "clause"] == [["一览约定："], ["二付款："], ["三其他："]]
     assert [c.path for c in ours if c.kind == "clause"] == [["二付款："], ["三其他："]]
+
+
+def test_a_bold_clause_heading_parted_by_pdftotexts_blocks_still_opens_its_clause():
+    """pdftotext's default mode parts **第一条　标题** at its wide gap into ``**第一条`` and ``标题**``
+    with a blank line between: the pair is still emphasis, and 第一条 still opens the clause."""
+    text = ("# 示范技术转让合同\n\n甲方：示范甲公司\n\n乙方：示范乙研究所\n\n双方经协商一致，订立本合同。\n\n"
+            "**第一条\n\n技术内容**\n\n乙方向甲方转让示范技术。\n\n**第二条\n\n转让费**\n\n转让费为人民币十万元。\n\n"
+            "**甲方（盖章）**：示范甲公司\n")
+    result = domainchunk.chunk(text, max_chars=1000, doc_type="contract")
+    assert [c.path for c in result.chunks][1:] == [["第一条"], ["第二条"], ["签署"]]
+    assert result.chunks[1].text.startswith("**第一条\n\n技术内容**")

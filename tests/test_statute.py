@@ -313,3 +313,18 @@ def test_a_chapter_heading_with_its_english_translation_below_opens_the_first_ar
     second = result.chunks[2]
     assert second.text.startswith("第二章　投诉的提出与受理\nChapter II")
     assert second.path[0].startswith("第二章 投诉的提出与受理")
+
+
+def test_margin_line_numbers_glued_to_their_lines_are_no_text():
+    """A draft printed with line numbers in its margin, extracted without spaces (``3第一条…``):
+    the numbers count up line by line, so they are the margin's, and 第一条 still opens at the line start."""
+    lines = ["示范养老服务条例（草案）", "第一章总则", "第一条为了规范示范养老服务，根据有关法律，结合本",
+             "市实际，制定本条例。", "第二条本条例适用于本市行政区域内的养老服务。", "第三条市人民政府应当将养老服务纳入规划。",
+             "第二章服务", "第四条社区养老服务设施可以委托专业机构运营，提", "供助餐、助浴等服务。",
+             "第五条养老机构应当与老年人签订服务协议。", "第六条养老机构不得虐待老年人。", "第三章附则",
+             "第七条本条例自公布之日起施行。"]
+    text = "\n".join(f"{i}{line}" for i, line in enumerate(lines, 1)) + "\n"
+    result = domainchunk.chunk(text, max_chars=1000)
+    assert [c.path for c in result.chunks][1:] == [
+        ["第一章总则", "第一条"], ["第一章总则", "第二条"], ["第一章总则", "第三条"], ["第二章服务", "第四条"],
+        ["第二章服务", "第五条"], ["第二章服务", "第六条"], ["第三章附则", "第七条"]]
