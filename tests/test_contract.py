@@ -212,3 +212,14 @@ def test_a_bold_clause_heading_parted_by_pdftotexts_blocks_still_opens_its_claus
     result = domainchunk.chunk(text, max_chars=1000, doc_type="contract")
     assert [c.path for c in result.chunks][1:] == [["第一条"], ["第二条"], ["签署"]]
     assert result.chunks[1].text.startswith("**第一条\n\n技术内容**")
+
+
+def test_a_letter_spaced_clause_label_glued_to_its_bracketed_title_opens_the_clause():
+    """第 三 条【车 辆 交 付】: a letter-spaced label runs on into its bracketed title with no gap; the
+    label is still read solid, short title or long (the long one the justified-line reading folds)."""
+    text = ("示范二手车买卖合同\n\n甲方：示范甲\n乙方：示范乙公司\n\n双方订立本合同。\n\n"
+            "第 一 条【车 辆 基 本 情 况 及 随 车 文 件】\n车辆品牌型号为示范牌。\n\n"
+            "第 二 条【价 款】\n车辆价款为人民币七万元。\n\n第 三 条【交 付】\n甲方应于约定日期交付车辆。\n\n"
+            "甲方（签字）：　　　　乙方（盖章）：\n")
+    result = domainchunk.chunk(text, max_chars=1000, doc_type="contract")
+    assert [c.path for c in result.chunks][1:] == [["第一条"], ["第二条"], ["第三条"], ["签署"]]
