@@ -159,19 +159,20 @@ _SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-�
 _LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown; closed after a full-width mark's
 # gap too, **主诉： **…, where an extractor put a space after the mark inside the pair)
-_EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?(?:\S|(?<=[，。；：、]) )(\1)")
+_EMPHASIS = re.compile(r"(?m)^[\f \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?(?:\S|(?<=[，。；：、]) )(\1)")
 # A pair a line's gap parted (pdftotext's blocks of **第一条　技术秘密的内容**: ``**第一条`` / ``技术秘密的
 # 内容**``, a blank line between): opened at one line's start, unclosed there, closed at the next
 # text line's end.
-_EMPHASIS_PARTED = re.compile(r"(?m)^[ \t\u3000]*(\*\*|__|＊＊)(?=[^\s*_＊])[^\n*_＊]*\n(?:[ \t\u3000]*\n)?[^\n*_＊]*[^\s*_＊](\1)[ \t\u3000]*$")
+_EMPHASIS_PARTED = re.compile(r"(?m)^[\f \t\u3000]*(\*\*|__|＊＊)(?=[^\s*_＊])[^\n*_＊]*\n(?:[ \t\u3000]*\n)?[^\n*_＊]*[^\s*_＊](\1)[ \t\u3000]*$")
 _BREAK_TAG = re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
 # A run ends at a gap, a mark, or a bracketed title glued to its last character (第 三 条【车 辆 交 付】);
-# it may open inside a bold pair (**第 一 条 …**), as a converter keeps a spaced heading's bold.
+# it may open inside a bold pair (**第 一 条 …**), as a converter keeps a spaced heading's bold, and
+# after the form feed that opens a page (a page's first line is read as any other line's).
 _SPACED_CHAR = r"[\u3400-\u9fff0-9\uff10-\uff19【】〔〕（）]"  # a character, a digit, a bracket
 _LETTER_SPACED = re.compile(
-    rf"(?m)^[ \t\u3000]*(?:#{{1,6}}[ \t]*|\*\*)?{_SPACED_CHAR}(?:[ \u3000]{_SPACED_CHAR}){{2,}}(?![^\s:：，,。；;、【〔*])"
-    rf"|^[ \t\u3000]*{_SPACED_CHAR}[ \u3000]{_SPACED_CHAR}(?=[:：])"
-    rf"|^[ \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
+    rf"(?m)^[\f \t\u3000]*(?:#{{1,6}}[ \t]*|\*\*)?{_SPACED_CHAR}(?:[ \u3000]{_SPACED_CHAR}){{2,}}(?![^\s:：，,。；;、【〔*])"
+    rf"|^[\f \t\u3000]*{_SPACED_CHAR}[ \u3000]{_SPACED_CHAR}(?=[:：])"
+    rf"|^[\f \t\u3000]*(?:#{{1,6}}[ \t]*)?[【〔\[［][\u3400-\u9fff](?:[ \u3000][\u3400-\u9fff])+[】〕\]］]"
 )
 _GAP = re.compile(r"[ \u3000]")
 # A justified line's character spacing read as spaces: pdfminer, pypdf and poppler's -raw mode write
@@ -253,7 +254,7 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
         spans += _extractor_gaps(text)
     for m in _LETTER_SPACED.finditer(text):
         # the gaps between the characters, not the indentation before the first
-        first = m.start() + len(m.group()) - len(m.group().lstrip(" \t\u3000#【〔[［"))
+        first = m.start() + len(m.group()) - len(m.group().lstrip("\f \t\u3000#【〔[［"))
         spans += [g.span() for g in _GAP.finditer(text, first, m.end())]
     if "\f" in text:
         spans += [m.span() for m in _FORM_FEED.finditer(text)]
@@ -550,7 +551,7 @@ def _furniture(text: str, lines: list[tuple[int, int]]) -> set[int]:
 # opening bracket it is read as a margin number too, when the glued numbers count up as closely; so is
 # one a tab sets off, where a re-save wrote the column gap as a tab.
 _LINE_NUMBER = re.compile(r"[ \t\u3000]{0,6}(\d{1,4})(?:[ \t]{2,}(?=\S)|\t(?=\S)|[ \t]*$|(?=[\u4e00-\u9fff（《“〔【]))")
-_FIRST_LINE_NUMBERED = re.compile(r"[\n \t\u3000]*1(?:[ \t]{2,}\S|[ \t]*\n|[\u4e00-\u9fff（《“〔【])")
+_FIRST_LINE_NUMBERED = re.compile(r"[\n \t\u3000]*1(?:[ \t]{2,}\S|\t\S|[ \t]*\n|[\u4e00-\u9fff（《“〔【])")
 LINE_NUMBERS_MIN = 10
 LINE_NUMBERS_SHARE = 0.5  # of the non-blank lines
 LINE_NUMBERS_IN_ORDER = 0.9  # of the numbers, each one more than the one before, or 1
