@@ -193,3 +193,18 @@ def test_article_lines_count_against_a_record_that_a_rule_quotes():
     against = next(r for r in result.reasons if r.signal == "medical.article-lines")
     assert against.count == 4 and against.weight < 0
     assert result.scores["medical_record"] < result.scores["statute"]
+
+
+def test_a_line_cut_by_a_signal_window_is_not_read_as_ending_at_the_cut():
+    # a list of laws under its own title: the title signal (window 300) must not read 《…规定 as a title line
+    # ending in 规定 where the window happens to cut 《…规定》（…） short
+    registry = fresh_registry()
+    window = next(s for s in registry["statute"].detect.signals if s.id == "statute.title").window
+    head = "示范执业常用文件目录\n\n" + "说明：本目录收录现行有效的文件，供学习参考。\n" * 5
+    head += "注" * (window - len(head) - len("。\n1.《示范病历管理规定")) + "。\n"  # whole lines up to the listed one
+    text = head + "1.《示范病历管理规定》（示卫发〔2013〕31号）\n"
+    assert text.index("》") == window  # the window cuts the line right after 规定
+    result = detect(text, registry)
+    assert not any(r.signal == "statute.title" for r in result.reasons)
+    cut = detect(text[:window], registry)  # the same line where it does end there is a title line
+    assert any(r.signal == "statute.title" for r in cut.reasons)
