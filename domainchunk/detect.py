@@ -14,6 +14,17 @@ from .view import view_of
 
 GENERIC = "generic"
 DEFAULT_WINDOW = 30_000  # the type of a document shows in its first pages
+LINE_RUN_ON = 500  # how far past its window a signal may read to finish the line the window cuts
+
+
+def _search_end(text: str, end: int) -> int:
+    """Where a signal's search may run to: the end of the line its window cuts, so that a line cut
+    short by the window is not read as ending there (a title's ``$`` after 《…规定 of 《…规定》); matches
+    still start inside the window."""
+    if end >= len(text):
+        return end
+    nl = text.find("\n", end, end + LINE_RUN_ON)
+    return nl if nl >= 0 else min(len(text), end + LINE_RUN_ON)
 
 
 def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
@@ -35,7 +46,9 @@ def detect(text: str, registry: dict[str, RuleFile]) -> Detection:
                     continue
             count = 0
             try:
-                for _ in sig.regex.finditer(text, 0, end, timeout=PATTERN_TIMEOUT):
+                for m in sig.regex.finditer(text, 0, _search_end(text, end), timeout=PATTERN_TIMEOUT):
+                    if m.start() >= end:
+                        break
                     count += 1
                     if count >= sig.cap:
                         break

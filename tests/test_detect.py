@@ -135,3 +135,76 @@ def test_explain_gives_a_signal_against_the_type_its_sign():
     assert result.doc_type == "statute"
     assert "  -1.0 statute.minutes-header ×1:" in result.explain()
     assert "  +2.0 statute.title ×1:" in result.explain()
+
+
+# ---------------------------------------------------------------- round twelve: forms that read as another type
+# Skeletons written for the test (invented names); the comment names the signals that decide.
+
+LAW_ARTICLES = ("第十一条　养犬人应当为犬只办理登记。\n\n第十二条　携犬出户的，应当束犬链。\n\n"
+                "第十三条　违反本规定第十二条规定的，由公安机关责令改正，处二百元以上一千元以下的罚款。\n")
+LETTER_QUOTING_THEM = "律师函\n\n致：示范公司\n\n本所受托致函如下。相关规定如下：\n\n" + LAW_ARTICLES + "\n特此函告。\n"
+HOSPITAL_RULES = ("示范医院病历书写管理制度\n\n第一条　为规范本院病历书写，制定本制度。\n\n第二条　入院记录按下列格式书写：\n"
+                  "主诉：\n现病史：\n既往史：\n体格检查：\n初步诊断：\n\n第三条　病历归档后，任何人不得涂改。\n\n"
+                  "第四条　本制度由医务科负责解释，自印发之日起施行。\n")
+MEETING_NOTICE = ("示范市卫生健康委员会关于召开示范工作会议的通知\n\n各有关单位：\n\n经研究，决定召开示范工作会议。现将有关事项通知如下：\n\n"
+                  "一、会议时间\n\n2026年3月26日下午。\n\n二、会议地点\n\n三楼会议室。\n\n三、参会人员\n\n各单位分管负责人。\n")
+JUDGMENT_EXTRACT = ("本院认为，被告未按约支付货款，应承担违约责任。依照《中华人民共和国民法典》第五百七十七条规定，判决如下：\n\n"
+                    "被告示范公司于本判决生效之日起十日内支付原告货款100000元。\n\n案件受理费2300元，由被告示范公司负担。\n")
+DIAGNOSES_AND_ORDERS = ("出院诊断：\n1. 社区获得性肺炎\n2. 2型糖尿病\n\n出院医嘱：\n1. 继续口服盐酸二甲双胍片0.5g 每日三次。\n"
+                        "2. 苯磺酸氨氯地平片5mg 每日一次。\n")
+IMAGING_REPORT = ("示范医院放射科\n医学影像检查报告单\n姓名：某甲　性别：女　年龄：58岁　科别：骨科\n检查项目：腰椎正侧位片\n"
+                  "检查所见：\n腰椎生理曲度变直。\n诊断意见：\n腰椎退行性变。\n")
+LAB_UNNAMED_ITEMS = ("示范医院检验科\n姓名：某甲　性别：男　年龄：61岁\n标本类型：静脉血　采样时间：2026-07-02 07:48\n\n"
+                     "糖化血红蛋白（HbA1c）　　8.4　↑　%　　4.0-6.0\n空腹血糖（GLU）　　9.12　↑　mmol/L　　3.90-6.10\n"
+                     "C肽（空腹）　　0.92　ng/mL　　0.78-5.19\n\n检验者：某乙　审核者：某丙\n")
+BLOOD_GAS = ("示范医院　重症医学科\n血气分析报告（床旁）\n姓名：某甲　床号：7\n样本：动脉血　采样时间：2026-09-15 06:12\n\n"
+             "pH　7.31　↓　　7.35-7.45\nPCO2　52.6　↑　mmHg　35-45\nPO2　68　↓　mmHg　80-100\n乳酸(Lac)　2.8　↑　mmol/L　0.5-1.6\n")
+
+
+@pytest.mark.parametrize(("text", "doc_type"), [
+    (LAW_ARTICLES, "statute"),  # statute.opens-with-article + statute.penalty-formula
+    (LETTER_QUOTING_THEM, "generic"),  # the same articles under the letter's own title
+    (HOSPITAL_RULES, "statute"),  # statute.title (制度) + statute.effective; medical.article-lines
+    (MEETING_NOTICE, "generic"),  # statute.meeting-notice-points
+    (JUDGMENT_EXTRACT, "judgment"),  # judgment.costs
+    (DIAGNOSES_AND_ORDERS, "medical_record"),  # medical.diagnosis-list + medical.dosing
+    (IMAGING_REPORT, "medical_record"),  # medical.form-title: 医学影像检查报告单
+    (LAB_UNNAMED_ITEMS, "lab_report"),  # lab.department-title; lab.flagged-rows across full-width spaces
+    (LAB_UNNAMED_ITEMS.replace("　", "").replace(" ", ""), "lab_report"),  # lab.value-unit-range, cells glued
+    (BLOOD_GAS, "lab_report"),  # lab.title: 血气分析报告
+], ids=["law-articles", "letter-quoting-them", "hospital-rules", "meeting-notice", "judgment-extract",
+        "diagnoses-and-orders", "imaging-report", "lab-unnamed-items", "lab-unnamed-items-no-spaces", "blood-gas"])
+def test_a_form_that_reads_as_another_type_is_detected(text, doc_type):
+    assert detect(text, fresh_registry()).doc_type == doc_type
+
+
+def test_an_excerpt_is_told_from_a_quotation_by_its_opening_line():
+    # the same three articles: alone they open the text, quoted they follow the letter's title
+    registry = fresh_registry()
+    alone, quoted = detect(LAW_ARTICLES, registry), detect(LETTER_QUOTING_THEM, registry)
+    assert any(r.signal == "statute.opens-with-article" for r in alone.reasons)
+    assert not any(r.signal == "statute.opens-with-article" for r in quoted.reasons)
+    assert alone.scores["statute"] == pytest.approx(quoted.scores["statute"] + 2.0)
+
+
+def test_article_lines_count_against_a_record_that_a_rule_quotes():
+    registry = fresh_registry()
+    result = detect(HOSPITAL_RULES, registry)
+    against = next(r for r in result.reasons if r.signal == "medical.article-lines")
+    assert against.count == 4 and against.weight < 0
+    assert result.scores["medical_record"] < result.scores["statute"]
+
+
+def test_a_line_cut_by_a_signal_window_is_not_read_as_ending_at_the_cut():
+    # a list of laws under its own title: the title signal (window 300) must not read 《…规定 as a title line
+    # ending in 规定 where the window happens to cut 《…规定》（…） short
+    registry = fresh_registry()
+    window = next(s for s in registry["statute"].detect.signals if s.id == "statute.title").window
+    head = "示范执业常用文件目录\n\n" + "说明：本目录收录现行有效的文件，供学习参考。\n" * 5
+    head += "注" * (window - len(head) - len("。\n1.《示范病历管理规定")) + "。\n"  # whole lines up to the listed one
+    text = head + "1.《示范病历管理规定》（示卫发〔2013〕31号）\n"
+    assert text.index("》") == window  # the window cuts the line right after 规定
+    result = detect(text, registry)
+    assert not any(r.signal == "statute.title" for r in result.reasons)
+    cut = detect(text[:window], registry)  # the same line where it does end there is a title line
+    assert any(r.signal == "statute.title" for r in cut.reasons)
