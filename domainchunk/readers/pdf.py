@@ -218,6 +218,8 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
         message = str(exc).lower()
         if "password" in message or "security" in message:
             raise ReadError(source, "encrypted PDF: password protected, decrypt it first") from None
+        if "success" in message:  # pdfium refuses a document with no pages and reports no error
+            raise ReadError(source, "PDF with no pages: its page tree is empty or cannot be read") from None
         raise ReadError(source, f"corrupt PDF: {exc}") from None
 
 
