@@ -41,10 +41,12 @@ import sys
 import tempfile
 import unicodedata
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 sys.path.insert(0, str(Path(__file__).parent))
+from make_office_docs import FONT, NO_LINE_START  # noqa: E402
 from make_office_docs_word import _BODY, _NS, _package, para, run  # noqa: E402
 
 CORPORA = Path(__file__).parent
@@ -397,6 +399,152 @@ def libreoffice(names: list[str], to: str) -> None:
             (OUT / f"{target}.gold.json").write_text((OUT / f"{name}.gold.json").read_text(encoding="utf-8"), encoding="utf-8")
 
 
+# ---------------------------------------------------------------- PDFs drawn as some producers draw them
+
+_PAGE = (595.0, 842.0)
+_SIDE, _TOP, _BOTTOM = 80.0, 80.0, 80.0
+_SIZE, _PITCH = 12.0, 21.0
+_WATERMARK = "内部资料　注意保存"
+_HEADING_LINE = re.compile(r"^[ 　]*第[一二三四五六七八九十百零]+[章节][ 　]")
+_LABEL = re.compile(r"^([^：:，。]{2,6})[：:]")  # a record's section name before its colon
+
+
+@dataclass
+class _Op:
+    """One printed line: its place, text, size and how it is set."""
+
+    x: float
+    y: float
+    text: str
+    size: float = _SIZE
+    bold: bool = False
+    spacing: float = 0.0  # character spacing (Tc) spreading a justified line to the margin
+    label: int = 0  # leading characters set letter-spaced (a section name)
+
+
+def _pdf_width(text: str, size: float) -> float:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    if FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+    return pdfmetrics.stringWidth(text, FONT, size)
+
+
+def _pdf_pages(lines: list[str], *, label_space: float = 0.0, justify: bool = False) -> list[list[_Op]]:
+    """A corpora text laid out on A4 pages: the opening short lines centred and bold (the first
+    larger), 章 / 节 headings centred and bold, every other line a paragraph with a two-character
+    first-line indent, wrapped at the margin (a line never opens with closing punctuation);
+    ``label_space`` spreads a record's section names, ``justify`` sets full lines to the margin by
+    character spacing."""
+    pages: list[list[_Op]] = [[]]
+    width = _PAGE[0] - 2 * _SIDE
+    y = _PAGE[1] - _TOP
+
+    def room() -> None:
+        nonlocal y
+        if y < _BOTTOM:
+            pages.append([])
+            y = _PAGE[1] - _TOP
+
+    for index, raw in enumerate(lines):
+        line = raw.strip("　 ")
+        if not line:
+            y -= _PITCH / 2
+            continue
+        if (index < 4 and len(line) <= 24) or _HEADING_LINE.match(raw):
+            size = 18.0 if index == 0 else 14.0 if index < 4 else _SIZE
+            room()
+            pages[-1].append(_Op((_PAGE[0] - _pdf_width(line, size)) / 2, y, line, size, bold=True))
+            y -= _PITCH * 1.4
+            continue
+        label = _LABEL.match(line)
+        label_chars = len(label.group(1)) if label and label_space else 0
+        extra = label_chars * label_space
+        out, current, limit = [], "", width - 2 * _SIZE - extra
+        for char in line:
+            if current and char not in NO_LINE_START and _pdf_width(current + char, _SIZE) > limit:
+                out.append(current)
+                current, limit = "", width
+            current += char
+        out.append(current)
+        for k, text in enumerate(out):
+            room()
+            x = _SIDE + (2 * _SIZE if k == 0 else 0.0)
+            spacing = 0.0
+            if justify and k < len(out) - 1 and len(text) > 1:
+                natural = _pdf_width(text, _SIZE) + (extra if k == 0 else 0.0)
+                spacing = max(0.0, (_SIDE + width - x - natural) / (len(text) - 1))
+            pages[-1].append(_Op(x, y, text, spacing=spacing, label=label_chars if k == 0 else 0))
+            y -= _PITCH
+    return pages
+
+
+def _draw_pdf(pages: list[list[_Op]], target: str, *, reverse: bool = False, overstrike: bool = False,
+              watermark: bool = False, label_space: float = 0.0, annotate: bool = False) -> None:
+    """Print ``pages``: ``reverse`` draws each page's lines bottom-up in the content stream,
+    ``overstrike`` bolds a line by drawing it twice a fraction of a point apart (as some
+    producers bold a CJK font with no bold face), ``watermark`` draws a diagonal watermark over
+    each page, ``annotate`` adds a sticky-note comment and a link on each page."""
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=_PAGE, invariant=1)
+    c.setAuthor("domainchunk")
+    total = len(pages)
+    for number, ops in enumerate(pages, start=1):
+        c.setFont(FONT, 9)
+        c.drawCentredString(_PAGE[0] / 2, 45, f"第{number}页 共{total}页")
+        for op in reversed(ops) if reverse else ops:
+            for dx in ((0.0, 0.35) if op.bold and overstrike else (0.0,)):
+                c.saveState()
+                out = c.beginText(op.x + dx, op.y)
+                out.setFont(FONT, op.size)
+                if op.bold and not overstrike:
+                    c.setLineWidth(op.size / 30)
+                    out.setTextRenderMode(2)
+                if op.label:
+                    out.setCharSpace(label_space)
+                    out.textOut(op.text[: op.label])
+                out.setCharSpace(op.spacing)
+                out.textOut(op.text[op.label:])
+                c.drawText(out)
+                c.restoreState()
+        if watermark:
+            c.saveState()
+            c.setFillColor(Color(0.6, 0.6, 0.6, alpha=0.35))
+            c.translate(_PAGE[0] / 2, _PAGE[1] / 2)
+            c.rotate(35)
+            c.setFont(FONT, 40)
+            c.drawCentredString(0, 0, _WATERMARK)
+            c.restoreState()
+        if annotate:
+            c.textAnnotation("审核意见：本页金额待财务核对后再签署。", Rect=(_SIDE, 720, _SIDE + 20, 740), relative=0)
+            c.linkURL("https://example.invalid/contract", (_SIDE, 90, _SIDE + 200, 110), relative=0)
+        c.showPage()
+    c.save()
+    (OUT / target).write_bytes(buffer.getvalue())
+
+
+BOTTOM_UP = "judgment_行政公益诉讼判决书_内容流自下而上_reportlab.pdf"
+OVERSTRIKE = "statute_农村供水工程管理条例_重影加粗斜向水印_reportlab.pdf"
+LETTER_SPACED = "emr_入院记录_标题字距Tc两端对齐_reportlab.pdf"
+ANNOTATED = "contract_法律服务委托协议_批注链接注释_reportlab.pdf"
+
+
+def reportlab_pdfs() -> None:
+    sources = {BOTTOM_UP: "judgment_示范行政公益诉讼判决书.txt", OVERSTRIKE: "statute_示范农村供水工程管理条例_国务院令.txt",
+               LETTER_SPACED: "emr_入院记录_专科检查_诊断分行.txt", ANNOTATED: "contract_法律服务委托协议_括号汉字条款.txt"}
+    _draw_pdf(_pdf_pages(_text_lines(sources[BOTTOM_UP])), BOTTOM_UP, reverse=True)
+    _draw_pdf(_pdf_pages(_text_lines(sources[OVERSTRIKE])), OVERSTRIKE, overstrike=True, watermark=True)
+    space = _SIZE * 0.8
+    _draw_pdf(_pdf_pages(_text_lines(sources[LETTER_SPACED]), label_space=space, justify=True), LETTER_SPACED, label_space=space)
+    _draw_pdf(_pdf_pages(_text_lines(sources[ANNOTATED])), ANNOTATED, annotate=True)
+    for target, source in sources.items():
+        _gold(source, target)
+
+
 NESTED = "judgment_刑事自诉判决书_嵌套域窗体域_Word.docx"
 FORMS = "emr_产后访视记录_旧式复选框下拉窗体域_Word.docx"
 MERGED = "contract_住宅房屋租赁合同_合并单元格嵌套表_Word.docx"
@@ -408,6 +556,7 @@ def main() -> None:
     emr_legacy_form_fields_docx("emr_产后访视记录_基本公卫表单.txt", FORMS)
     contract_merged_tables_docx("contract_住宅房屋租赁合同_当事人表格_附清单.txt", MERGED)
     statute_restarted_items_docx("statute_党内法规_印发通知_章条_附则.txt", RESTART)
+    reportlab_pdfs()
     libreoffice([MERGED, RESTART], "pdf")  # its print of the nested fields shows their codes' inner results: not kept
     libreoffice([MERGED, RESTART], "txt:Text")
 

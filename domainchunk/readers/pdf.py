@@ -270,6 +270,13 @@ _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 _TEXT_OF = _unconverted(pdfium_c.FPDFText_GetText)
 _UNMAPPED = _unconverted(pdfium_c.FPDFText_HasUnicodeMapError)
+_ANGLE = _unconverted(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
+# A char set at a slant, not along an axis, is no text of the body: a watermark drawn across the
+# page (内部资料, 样本, 仅供参考), a seal's name round its rim. Text along an axis is read, turned
+# a quarter or not (a landscape table set sideways on a portrait page); a slant of less than
+# SLANT_TOLERANCE (radians, about three degrees) is a scan's skew, read too.
+SLANT_TOLERANCE = 0.05
+_QUARTER = math.pi / 2
 
 
 def _page_view(page: pdfium.PdfPage) -> Matrix:
@@ -307,12 +314,13 @@ def _page_text(raw, count: int) -> str | None:
 def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
     """Every char of the page in content order, in the coordinates of the page as shown (``view``),
     without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
-    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees.
+    is kept, boxless, as a word gap), without those set at a slant (see SLANT_TOLERANCE) and without
+    those outside the visible page, which no one sees.
     A glyph whose font maps it to no Unicode is UNKNOWN (see _check_unicode_map)."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
-    unicode_of, generated, loose_box, unmapped = _UNICODE_OF, _GENERATED, _LOOSE_BOX, _UNMAPPED
+    unicode_of, generated, loose_box, unmapped, angle_of = _UNICODE_OF, _GENERATED, _LOOSE_BOX, _UNMAPPED, _ANGLE
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
     a, b, c, d, e, f = view
@@ -330,6 +338,9 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
             if char.isspace():
                 chars.append((char, True, 0.0, 0.0, 0.0, 0.0, i))
             continue
+        angle = angle_of(raw, i)  # radians from the x axis, counterclockwise; -1 when pdfium cannot tell
+        if angle > 0.0 and SLANT_TOLERANCE < angle % _QUARTER < _QUARTER - SLANT_TOLERANCE:
+            continue  # a watermark's or a seal's char, at a slant
         if char < _MAPPED_FROM and unmapped(raw, i):
             char = UNKNOWN  # its char code, no text: said so, not passed on as a letter or a control char
         if not loose_box(raw, i, box):
