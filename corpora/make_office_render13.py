@@ -527,10 +527,99 @@ def _draw_pdf(pages: list[list[_Op]], target: str, *, reverse: bool = False, ove
     (OUT / target).write_bytes(buffer.getvalue())
 
 
+
+# a form's static labels: one opening the line (主　诉：, spaced out or not), one after a gap (　性别：)
+_FIELD_LABEL = re.compile(r"^[^：:，。；]{1,10}[：:]|(?<=　)[^：:　\s，。；]{1,8}[：:]")
+
+
+def _split_fields(op: _Op) -> tuple[list[_Op], list[_Op]]:
+    """A printed line cut into a report engine's static labels and its field values: (labels,
+    values), each piece at its place on the line."""
+    labels: list[_Op] = []
+    values: list[_Op] = []
+    at = 0
+    for match in [*_FIELD_LABEL.finditer(op.text), None]:
+        start = match.start() if match else len(op.text)
+        if start > at:
+            values.append(_Op(op.x + _pdf_width(op.text[:at], op.size), op.y, op.text[at:start], op.size, op.bold))
+        if match:
+            labels.append(_Op(op.x + _pdf_width(op.text[:start], op.size), op.y, match.group(), op.size, op.bold))
+            at = match.end()
+    return labels, values
+
+
+def report_engine_pdf(source: str, target: str) -> None:
+    """A record as a report engine prints it (JasperReports, FastReport: an HIS's print
+    templates): each page's static text (the title, every label) is drawn first, then every
+    field's value at its place after its label, so a line's label and its value are far apart in
+    the content stream."""
+    pages = []
+    for ops in _pdf_pages(_text_lines(source)):
+        labels: list[_Op] = []
+        values: list[_Op] = []
+        for op in ops:
+            if op.bold:
+                labels.append(op)
+                continue
+            static, fields = _split_fields(op)
+            labels += static
+            values += fields
+        pages.append(labels + values)
+    _draw_pdf(pages, target)
+    _gold(source, target)
+
+
+_FILLED = re.compile(r"(?<=[^\d\s.])\d[\d.:-]*\d")  # a number typed into a blank: a sum, a date's parts
+
+
+def form_fields_pdf(source: str, target: str) -> None:
+    """A contract form whose blanks were filled in a PDF viewer: every number past a line's start
+    (a sum, a date's parts, a term) is the value of a text field (an AcroForm widget in the
+    Helvetica the viewer sets it in) in its place on the line, the printed words around it."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    pages = _pdf_pages(_text_lines(source))
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=_PAGE, invariant=1)
+    c.setAuthor("domainchunk")
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    fields = 0
+    for number, ops in enumerate(pages, start=1):
+        c.setFont(FONT, 9)
+        c.drawCentredString(_PAGE[0] / 2, 45, f"第{number}页 共{len(pages)}页")
+        for op in ops:
+            x, at = op.x, 0
+            for match in [*_FILLED.finditer(op.text), None]:
+                start = match.start() if match else len(op.text)
+                if start > at:
+                    out = c.beginText(x, op.y)
+                    out.setFont(FONT, op.size)
+                    if op.bold:
+                        out.setTextRenderMode(2)
+                    out.textOut(op.text[at:start])
+                    c.drawText(out)
+                    x += _pdf_width(op.text[at:start], op.size)
+                if match:
+                    fields += 1
+                    width = stringWidth(match.group(), "Helvetica", op.size) + 2
+                    c.acroForm.textfield(name=f"field{fields}", value=match.group(), x=x, y=op.y - 3, width=width, height=op.size + 4,
+                                         fontName="Helvetica", fontSize=op.size, borderWidth=0, borderColor=None, fillColor=None,
+                                         forceBorder=False)
+                    x += width
+                    at = match.end()
+        c.showPage()
+    c.save()
+    (OUT / target).write_bytes(buffer.getvalue())
+    _gold(source, target)
+
+
 BOTTOM_UP = "judgment_行政公益诉讼判决书_内容流自下而上_reportlab.pdf"
 OVERSTRIKE = "statute_农村供水工程管理条例_重影加粗斜向水印_reportlab.pdf"
 LETTER_SPACED = "emr_入院记录_标题字距Tc两端对齐_reportlab.pdf"
 ANNOTATED = "contract_法律服务委托协议_批注链接注释_reportlab.pdf"
+REPORT_ENGINE = "emr_儿科入院记录_报表引擎先标签后字段值_reportlab.pdf"
+FORM_FIELDS = "contract_个人借款合同_填写表单域_reportlab.pdf"
 
 
 def reportlab_pdfs() -> None:
@@ -543,6 +632,8 @@ def reportlab_pdfs() -> None:
     _draw_pdf(_pdf_pages(_text_lines(sources[ANNOTATED])), ANNOTATED, annotate=True)
     for target, source in sources.items():
         _gold(source, target)
+    report_engine_pdf("emr_儿科入院记录_出生喂养史.txt", REPORT_ENGINE)
+    form_fields_pdf("contract_个人借款合同_条题粘连.txt", FORM_FIELDS)
 
 
 NESTED = "judgment_刑事自诉判决书_嵌套域窗体域_Word.docx"

@@ -239,6 +239,7 @@ class _LineAcc:
     ink: float  # the glyphs' widths summed: the line's width less this is its gaps
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
     spaces: list[tuple[int, float, float]] = field(default_factory=list)  # (position, next glyph's x, gap) of every space
+    members: list[Char] = field(default_factory=list)  # the line's glyphs and typed spaces, as read
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -504,13 +505,120 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
     :func:`_spaced`); its generated line breaks are trusted only when the next char is not
     on the same row further right.
     """
+    lines = _group_lines(chars, exclude)
+    merged = _merge_row_fragments(lines)
+    result = []
+    for acc in merged:
+        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
+        text = "".join(acc.chars)
+        if text.strip():
+            pieces = _pieces(acc, tracking) if acc.spaces else ()
+            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
+                               samples=(acc.first, acc.last), pieces=pieces))
+    _tab_columns(result)
+    return result
+
+
+# Two pieces of one row drawn apart in the content stream (a report engine's labels drawn first and
+# its field values after them, a form field's value flattened into the page) are one line when
+# they interleave, or when the gap between them is at most ROW_JOIN_GAP of their size and at
+# least ROW_JOIN_CROSSINGS other lines of the page run across it: a column gutter is a gap no
+# line but a heading set across the page crosses.
+ROW_JOIN_GAP = 0.5
+ROW_JOIN_CROSSINGS = 3
+
+
+def _merge_row_fragments(lines: list[_LineAcc]) -> list[_LineAcc]:
+    """``lines`` with the pieces of a row drawn apart joined, their glyphs in left-to-right order
+    (see ROW_JOIN_GAP), each joined line where its first piece was."""
+    if len(lines) < 2:
+        return lines
+    order = sorted(range(len(lines)), key=lambda i: lines[i].top)
+    partner: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while partner.get(i, i) != i:
+            i = partner[i]
+        return i
+
+    for k, i in enumerate(order):
+        a = lines[i]
+        middle_a, height_a = (a.top + a.bottom) / 2, a.bottom - a.top
+        for j in order[k + 1:]:
+            b = lines[j]
+            if b.top > middle_a:
+                break  # sorted by top: no later line reaches this row
+            middle_b, height_b = (b.top + b.bottom) / 2, b.bottom - b.top
+            if not (a.top <= middle_b <= a.bottom and b.top <= middle_a <= b.bottom) or max(height_a, height_b) > 1.3 * min(height_a, height_b):
+                continue  # another row, or another size (a superscript, a heading beside a note)
+            left, right = (a, b) if a.x0 <= b.x0 else (b, a)
+            if right.x0 < left.x1:  # interleaved: one piece sits in the other's gaps
+                if not _has_room(left, right):
+                    continue  # overprinted (a bold drawn twice, a line struck through): not two pieces
+            elif right.x0 - left.x1 > ROW_JOIN_GAP * min(height_a, height_b) or _crossings(lines, left.x1, right.x0, a, b) < ROW_JOIN_CROSSINGS:
+                continue
+            partner[root(j)] = root(i)
+    if not partner:
+        return lines
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(lines)):
+        groups[root(i)].append(i)
+    out = []
+    for i, acc in enumerate(lines):
+        members = groups.get(i)
+        if members is None:
+            continue  # joined into an earlier line
+        if len(members) == 1:
+            out.append(acc)
+            continue
+        glyphs = sorted((c for m in members for c in lines[m].members), key=lambda c: c[2])
+        out += _group_lines(_spaced_by_gaps(glyphs), [])
+    return out
+
+
+def _has_room(left: _LineAcc, right: _LineAcc) -> bool:
+    """Whether the glyphs of ``right`` fall in gaps between those of ``left`` (no glyph of one over
+    a glyph of the other)."""
+    boxes = sorted((c[2], c[4]) for c in left.members if not c[0].isspace())
+    for _, _, x0, _, x1, _, _ in right.members:
+        at = bisect.bisect_right(boxes, (x0, x1)) - 1
+        for k in (at, at + 1):
+            if 0 <= k < len(boxes) and boxes[k][0] < x1 - 0.1 and x0 + 0.1 < boxes[k][1]:
+                return False
+    return True
+
+
+def _crossings(lines: list[_LineAcc], x0: float, x1: float, a: _LineAcc, b: _LineAcc) -> int:
+    """Lines of the page other than ``a`` and ``b`` that run across the gap from ``x0`` to ``x1``."""
+    return sum(1 for line in lines if line is not a and line is not b and line.x0 < x0 and line.x1 > x1)
+
+
+def _spaced_by_gaps(glyphs: list[Char]) -> list[Char]:
+    """Glyphs put in left-to-right order, with a made-up space wherever one is further from the
+    one before than SPACE_GAP of its size (as pdfium guesses spaces in content order; typed
+    spaces are among the glyphs)."""
+    out: list[Char] = []
+    previous = None
+    for glyph in glyphs:
+        if previous is not None and glyph[2] - previous[4] > SPACE_GAP * (glyph[5] - glyph[3]):
+            out.append((" ", True, 0.0, 0.0, 0.0, 0.0, glyph[6]))
+        out.append(glyph)
+        previous = glyph
+    return out
+
+
+def _group_lines(chars: list[Char], exclude: list[tuple[float, float, float, float]]) -> list[_LineAcc]:
+    """The chars grouped into lines in the order they come."""
     lines: list[_LineAcc] = []
     current: _LineAcc | None = None
     space = written = False  # a space before the next glyph; one the text itself holds
-    for char, generated, left, top, right, bottom, index in chars:
+    for glyph in chars:
+        char, generated, left, top, right, bottom, index = glyph
         if char.isspace():
             space = True
             written = written or not generated
+            if not generated and current is not None:
+                current.members.append(glyph)
             continue
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
             space = written = False
@@ -518,9 +626,10 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         # A char joins the line when its vertical middle falls within the line's extent and
         # it does not start back left of the line's end (by more than its own size).
         if current is None or not current.top <= (top + bottom) / 2 <= current.bottom or left < current.x1 - (bottom - top):
-            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [])
+            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [], members=[glyph])
             lines.append(current)
         else:
+            current.members.append(glyph)
             if space:
                 if not written:
                     current.guessed.append((len(current.chars), left - current.x1))
@@ -537,16 +646,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             current.heights.append(bottom - top)
             current.last = index
         space = written = False
-    result = []
-    for acc in lines:
-        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
-        text = "".join(acc.chars)
-        if text.strip():
-            pieces = _pieces(acc, tracking) if acc.spaces else ()
-            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(acc.first, acc.last), pieces=pieces))
-    _tab_columns(result)
-    return result
+    return lines
 
 
 # ---------------------------------------------------------------- tables
@@ -1495,6 +1595,9 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
     try:
         for index in range(len(document)):
             page = document[index]
+            if _flatten_form_fields(page):  # pdfium shows the merged content only on a page loaded again
+                page.close()
+                page = document[index]
             width, height = page.get_size()
             content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
@@ -1515,6 +1618,30 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
         raise ReadError(source, f"corrupt PDF: {exc}") from None
     _check_unicode_map(unmapped, glyphs, source)
     return pages
+
+
+def _flatten_form_fields(page: pdfium.PdfPage) -> bool:
+    """Merge the page's filled-in form fields (AcroForm widgets: a contract's party names and sums,
+    a form's ticked boxes) into its content, as printing does, and say whether any were: pdfium's
+    text page reads the content only, and a field's value is in its widget's appearance. The
+    page's other annotations (sticky notes, reviewers' typed comments, stamps, links) are no
+    text of the document and are removed first, so that flattening leaves them out; the file
+    is not changed, only the page as loaded."""
+    raw = page.raw
+    count = pdfium_c.FPDFPage_GetAnnotCount(raw)
+    if count <= 0:
+        return False
+    subtypes = []
+    for i in range(count):
+        annot = pdfium_c.FPDFPage_GetAnnot(raw, i)
+        subtypes.append(pdfium_c.FPDFAnnot_GetSubtype(annot))
+        pdfium_c.FPDFPage_CloseAnnot(annot)
+    if pdfium_c.FPDF_ANNOT_WIDGET not in subtypes:
+        return False
+    for i in reversed(range(count)):
+        if subtypes[i] != pdfium_c.FPDF_ANNOT_WIDGET:
+            pdfium_c.FPDFPage_RemoveAnnot(raw, i)
+    return pdfium_c.FPDFPage_Flatten(raw, pdfium_c.FLAT_PRINT) == pdfium_c.FLATTEN_SUCCESS
 
 
 def _check_unicode_map(unmapped: int, glyphs: int, source: str) -> None:
