@@ -1134,3 +1134,84 @@ def test_an_ocr_text_layer_reads_without_the_spaces_between_the_words_it_found()
 
     lines = _lines(read_pdf(_pdf(draw), "ocr.pdf").text)
     assert lines == ["江临市中级人民法院", "于2023年10月12日被刑事拘留。", "QM S7型号", "第 一 章 总 则"]
+
+
+def test_a_pdf_with_no_pages_is_named_as_such():
+    import pypdfium2 as pdfium
+
+    buffer = io.BytesIO()
+    pdfium.PdfDocument.new().save(buffer)
+    with pytest.raises(ReadError, match="no pages"):
+        read_pdf(buffer.getvalue(), "empty.pdf")
+
+
+_ARTICLES = ["第一条 为了规范农村供水工程管理，制定本条例。", "第二条 本条例适用于本行政区域。", "第三条 供水价格由县级人民政府核定。"]
+
+
+def test_a_diagonal_watermark_is_not_read_and_text_turned_a_quarter_is_kept():
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        for k, text in enumerate(_ARTICLES):
+            c.drawString(72, 720 - 40 * k, text)
+        c.saveState()
+        c.translate(300, 690)
+        c.rotate(35)
+        c.setFont("STSong-Light", 40)
+        c.drawCentredString(0, 0, "内部资料注意保存")
+        c.restoreState()
+        c.saveState()
+        c.translate(560, 400)
+        c.rotate(90)  # a sideways line along the margin: text along an axis is read
+        c.setFont("STSong-Light", 12)
+        c.drawString(0, 0, "附表一 供水工程名录")
+        c.restoreState()
+
+    text = read_pdf(_pdf(draw), "watermark.pdf").text
+    assert not set("内部资料注意保存") & set(text)
+    assert [line for line in _lines(text) if line][:3] == _ARTICLES
+    assert set("附表一供水工程名录") <= set(text)  # kept (though read a char a line: sideways lines are not joined)
+
+
+def test_filled_form_fields_are_read_in_their_places_and_comments_are_not():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    label = "借款期限为"
+
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        c.drawString(72, 720, label)
+        x = 72 + stringWidth(label, "STSong-Light", 12)
+        c.acroForm.textfield(name="term", value="12", x=x, y=717, width=16, height=16, fontName="Helvetica",
+                             fontSize=12, borderWidth=0, borderColor=None, fillColor=None, forceBorder=False)
+        c.drawString(x + 16, 720, "个月。")
+        c.drawString(72, 690, "第二条 本合同自签字之日起生效。")
+        c.textAnnotation("审核意见：期限待核。", Rect=(72, 600, 92, 620), relative=0)
+
+    lines = _lines(read_pdf(_pdf(draw), "form.pdf").text)
+    assert lines == ["借款期限为12个月。", "第二条 本合同自签字之日起生效。"]
+
+
+def test_a_rows_label_and_value_drawn_apart_in_the_content_stream_are_one_line():
+    # a report engine draws a page's static labels first, then each field's value after its label
+    rows = [("姓名：", "邝某某", "性别：", "男"), ("主诉：", "发热、咳嗽4天，气促1天。", None, None)]
+    body = "现病史：患儿4天前受凉后出现发热，体温最高39.4℃，口服布洛芬后可降至正常，伴咳嗽。"
+
+    def draw(c):
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        c.setFont("STSong-Light", 12)
+        width = lambda s: stringWidth(s, "STSong-Light", 12)  # noqa: E731
+        c.drawString(72, 620, body)  # a line across the page, as a record's paragraphs run
+        c.drawString(72, 600, body)
+        c.drawString(72, 580, body)
+        for k, (label, _, second, _) in enumerate(rows):
+            c.drawString(72, 720 - 24 * k, label)
+            if second:
+                c.drawString(200, 720 - 24 * k, second)
+        for k, (label, value, second, other) in enumerate(rows):
+            c.drawString(72 + width(label), 720 - 24 * k, value)
+            if second:
+                c.drawString(200 + width(second), 720 - 24 * k, other)
+
+    lines = _lines(read_pdf(_pdf(draw), "report.pdf").text)
+    assert lines[:2] == ["姓名：邝某某 性别：男", "主诉：发热、咳嗽4天，气促1天。"]

@@ -209,6 +209,12 @@ class PageContent:
 # ---------------------------------------------------------------- opening
 
 
+# A page tree counting no pages, and a page object (as written uncompressed: a page tree packed in
+# an object stream is not seen, and its file is then called corrupt, as pdfium calls it).
+_NO_PAGES = regex.compile(rb"/Count\s*0(?![0-9.])")
+_A_PAGE = regex.compile(rb"/Type\s*/Page(?![A-Za-z])")
+
+
 def _open(data: bytes, source: str) -> pdfium.PdfDocument:
     if b"%%EOF" not in data[-2048:]:
         raise ReadError(source, "truncated or corrupt PDF: no end-of-file marker (%%EOF)")
@@ -218,8 +224,8 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
         message = str(exc).lower()
         if "password" in message or "security" in message:
             raise ReadError(source, "encrypted PDF: password protected, decrypt it first") from None
-        if "success" in message:  # pdfium refuses a document with no pages and reports no error
-            raise ReadError(source, "PDF with no pages: its page tree is empty or cannot be read") from None
+        if _NO_PAGES.search(data) and not _A_PAGE.search(data):  # pdfium refuses a document with no pages
+            raise ReadError(source, "PDF with no pages: its page tree is empty") from None
         raise ReadError(source, f"corrupt PDF: {exc}") from None
 
 
