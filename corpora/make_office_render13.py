@@ -19,8 +19,9 @@ read it:
   ``w:lvlOverride`` / ``w:startOverride``), with endnotes (the note text not read), a hidden
   drafting note (its paragraph mark hidden too: Word shows no line) and a running header and a
   ``PAGE`` footer;
-* LibreOffice's "Text" export of two of these (its list numbers written out, a table one cell a
-  line);
+* LibreOffice's prints of two of these, its "Text" export (its list numbers written out, a table
+  one cell a line), and the DOCX its own writer makes of three (opened, saved as ODT, saved as DOCX
+  again: a drop-down form field's result an empty run);
 * PDFs drawn by reportlab the way some producers write them: a judgment whose lines are drawn
   bottom-up in the content stream, a regulation whose headings are bolded by drawing each glyph
   twice a fraction of a point apart under a diagonal watermark, a record whose headings are
@@ -636,6 +637,26 @@ def reportlab_pdfs() -> None:
     form_fields_pdf("contract_个人借款合同_条题粘连.txt", FORM_FIELDS)
 
 
+def libreoffice_round_trip(names: list[str]) -> None:
+    """Each DOCX here opened in LibreOffice, saved as ODT and that saved as DOCX again: the DOCX
+    LibreOffice's own writer makes (its styles, list definitions and form fields as it writes
+    them: a drop-down's result an empty run), its gold beside it."""
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        print("soffice not found: the LibreOffice round trips are left as committed")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            subprocess.run([soffice, "--headless", "--convert-to", "odt", "--outdir", tmp, str(OUT / name)],
+                           check=True, capture_output=True, timeout=300)
+            odt = Path(tmp) / f"{Path(name).stem}.odt"
+            subprocess.run([soffice, "--headless", "--convert-to", "docx:MS Word 2007 XML", "--outdir", str(Path(tmp) / "docx"), str(odt)],
+                           check=True, capture_output=True, timeout=300)
+            target = f"{Path(name).stem}_LibreOffice往返.docx"
+            shutil.move(Path(tmp) / "docx" / f"{Path(name).stem}.docx", OUT / target)
+            (OUT / f"{target}.gold.json").write_text((OUT / f"{name}.gold.json").read_text(encoding="utf-8"), encoding="utf-8")
+
+
 NESTED = "judgment_刑事自诉判决书_嵌套域窗体域_Word.docx"
 FORMS = "emr_产后访视记录_旧式复选框下拉窗体域_Word.docx"
 MERGED = "contract_住宅房屋租赁合同_合并单元格嵌套表_Word.docx"
@@ -650,6 +671,7 @@ def main() -> None:
     reportlab_pdfs()
     libreoffice([MERGED, RESTART], "pdf")  # its print of the nested fields shows their codes' inner results: not kept
     libreoffice([MERGED, RESTART], "txt:Text")
+    libreoffice_round_trip([FORMS, MERGED, RESTART])  # it writes the nested fields' inner results as text: not kept
 
 
 if __name__ == "__main__":

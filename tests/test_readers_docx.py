@@ -851,5 +851,12 @@ def test_legacy_check_box_and_drop_down_form_fields_read_as_word_draws_them():
     body = ("<w:p>" + _r("分类：") + box(checked) + _r("未见异常 ") + box(unchecked) + _r("异常") + "</w:p>"
             + "<w:p>" + _r("转诊：") + box(by_default) + _r("无 ") + box(unticked) + _r("有") + "</w:p>"
             + "<w:p>" + _r("分娩方式：") + listing('<w:result w:val="1"/>') + _r("　胎次：") + listing("") + "</w:p>")
+    # LibreOffice writes a separate mark and an empty result run; a typed result is read as it is
+    empty_result = (_fld("begin", '<w:ffData><w:ddList><w:result w:val="2"/><w:listEntry w:val="入户"/><w:listEntry w:val="电话"/>'
+                                  '<w:listEntry w:val="门诊"/></w:ddList></w:ffData>')
+                    + _code(" FORMDROPDOWN ") + _fld("separate") + "<w:r/>" + _fld("end"))
+    typed = (_fld("begin", '<w:ffData><w:ddList><w:listEntry w:val="甲"/></w:ddList></w:ffData>')
+             + _code(" FORMDROPDOWN ") + _fld("separate") + _r("乙") + _fld("end"))
+    body += "<w:p>" + _r("访视方式：") + empty_result + _r(" 等级：") + typed + "</w:p>"
     assert _lines(read_docx(_body_docx(body), "form.docx").text) == [
-        "分类：☒未见异常 ☐异常", "转诊：☒无 ☐有", "分娩方式：剖宫产 胎次：顺产"]
+        "分类：☒未见异常 ☐异常", "转诊：☒无 ☐有", "分娩方式：剖宫产 胎次：顺产", "访视方式：门诊 等级：乙"]

@@ -495,11 +495,12 @@ def _symbol(sym) -> str:
 class _Field:
     """One complex field (``w:fldChar`` begin … separate … end) a paragraph's runs are inside."""
 
-    __slots__ = ("data", "result")
+    __slots__ = ("data", "result", "written")
 
-    def __init__(self, data) -> None:
+    def __init__(self, data, written: int) -> None:
         self.data = data  # the begin mark's w:ffData (a legacy form field), or None
         self.result = False  # past its separate mark: in the result Word shows, not the instruction
+        self.written = written  # characters of the paragraph read before it began
 
 
 def _fields_hide(fields: list[_Field]) -> bool:
@@ -592,6 +593,7 @@ class _Reader:
         boxes: list = []
         styled_runs: list = []
         fields: list[_Field] = []  # the complex fields open at this run (Word nests them)
+        written = 0  # characters read so far
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
@@ -604,13 +606,17 @@ class _Reader:
                 if tag == W_FLD_CHAR:
                     kind = child.get(W_FLD_CHAR_TYPE)
                     if kind == "begin":
-                        fields.append(_Field(_child(child, W_FF_DATA)))
+                        fields.append(_Field(_child(child, W_FF_DATA), written))
                     elif kind == "separate" and fields:
                         fields[-1].result = True
                     elif kind == "end" and fields:
                         ended = fields.pop()
-                        if ended.data is not None and not ended.result and not _fields_hide([*fields, ended]):
-                            pieces[-1] += _form_field_text(ended.data)  # a check box or drop-down: no runs of its own
+                        # a check box or drop-down has no text of its own (Word writes no result,
+                        # LibreOffice an empty one): what it shows is drawn from its data
+                        if ended.data is not None and written == ended.written and not _fields_hide([*fields, ended]):
+                            shown = _form_field_text(ended.data)
+                            pieces[-1] += shown
+                            written += len(shown)
                     continue
                 if fields and _fields_hide(fields):
                     continue  # a nested field's cached result inside an outer field's code
@@ -641,6 +647,7 @@ class _Reader:
                 else:
                     continue
                 pieces[-1] += text
+                written += len(text)
                 # a colon typed after a bold name in a plain run of its own leaves the line bold
                 counted += len(text.strip().strip(_NEUTRAL))
             if counted:
