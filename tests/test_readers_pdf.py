@@ -1215,3 +1215,12 @@ def test_a_rows_label_and_value_drawn_apart_in_the_content_stream_are_one_line()
 
     lines = _lines(read_pdf(_pdf(draw), "report.pdf").text)
     assert lines[:2] == ["姓名：邝某某 性别：男", "主诉：发热、咳嗽4天，气促1天。"]
+
+
+def test_a_pdf_locked_by_an_owner_password_only_is_read():
+    # no password to open it, only permissions (no copying): every viewer shows the text, and
+    # pdftotext reads it; refusing it would leave out what its holder can read on screen
+    from reportlab.lib import pdfencrypt
+
+    data = _pdf(_text, encrypt=pdfencrypt.StandardEncryption("", ownerPassword="owner", canCopy=0))
+    assert read_pdf(data, "restricted.pdf").text == "第一条 为了测试，制定本办法。"
