@@ -437,21 +437,21 @@ def _pdf_width(text: str, size: float) -> float:
     return pdfmetrics.stringWidth(text, FONT, size)
 
 
-def _pdf_pages(lines: list[str], *, label_space: float = 0.0, justify: bool = False) -> list[list[_Op]]:
+def _pdf_pages(lines: list[str], *, label_space: float = 0.0, justify: bool = False, size: tuple[float, float] = _PAGE) -> list[list[_Op]]:
     """A corpora text laid out on A4 pages: the opening short lines centred and bold (the first
     larger), 章 / 节 headings centred and bold, every other line a paragraph with a two-character
     first-line indent, wrapped at the margin (a line never opens with closing punctuation);
     ``label_space`` spreads a record's section names, ``justify`` sets full lines to the margin by
-    character spacing."""
+    character spacing; ``size`` the page's width and height."""
     pages: list[list[_Op]] = [[]]
-    width = _PAGE[0] - 2 * _SIDE
-    y = _PAGE[1] - _TOP
+    width = size[0] - 2 * _SIDE
+    y = size[1] - _TOP
 
     def room() -> None:
         nonlocal y
         if y < _BOTTOM:
             pages.append([])
-            y = _PAGE[1] - _TOP
+            y = size[1] - _TOP
 
     for index, raw in enumerate(lines):
         line = raw.strip("　 ")
@@ -459,9 +459,9 @@ def _pdf_pages(lines: list[str], *, label_space: float = 0.0, justify: bool = Fa
             y -= _PITCH / 2
             continue
         if (index < 4 and len(line) <= 24) or _HEADING_LINE.match(raw):
-            size = 18.0 if index == 0 else 14.0 if index < 4 else _SIZE
+            font = 18.0 if index == 0 else 14.0 if index < 4 else _SIZE
             room()
-            pages[-1].append(_Op((_PAGE[0] - _pdf_width(line, size)) / 2, y, line, size, bold=True))
+            pages[-1].append(_Op((size[0] - _pdf_width(line, font)) / 2, y, line, font, bold=True))
             y -= _PITCH * 1.4
             continue
         label = _LABEL.match(line)
@@ -487,11 +487,13 @@ def _pdf_pages(lines: list[str], *, label_space: float = 0.0, justify: bool = Fa
 
 
 def _draw_pdf(pages: list[list[_Op]], target: str, *, reverse: bool = False, overstrike: bool = False,
-              watermark: bool = False, label_space: float = 0.0, annotate: bool = False) -> None:
+              watermark: bool = False, label_space: float = 0.0, annotate: bool = False, sideways: bool = False) -> None:
     """Print ``pages``: ``reverse`` draws each page's lines bottom-up in the content stream,
     ``overstrike`` bolds a line by drawing it twice a fraction of a point apart (as some
     producers bold a CJK font with no bold face), ``watermark`` draws a diagonal watermark over
-    each page, ``annotate`` adds a sticky-note comment and a link on each page."""
+    each page, ``annotate`` adds a sticky-note comment and a link on each page, ``sideways`` prints
+    landscape pages turned a quarter onto portrait sheets by the content's matrix (no ``/Rotate``),
+    as some print drivers do."""
     from reportlab.lib.colors import Color
     from reportlab.pdfgen import canvas as rl_canvas
 
@@ -500,8 +502,11 @@ def _draw_pdf(pages: list[list[_Op]], target: str, *, reverse: bool = False, ove
     c.setAuthor("domainchunk")
     total = len(pages)
     for number, ops in enumerate(pages, start=1):
+        if sideways:
+            c.translate(_PAGE[0], 0)
+            c.rotate(90)
         c.setFont(FONT, 9)
-        c.drawCentredString(_PAGE[0] / 2, 45, f"第{number}页 共{total}页")
+        c.drawCentredString((_PAGE[1] if sideways else _PAGE[0]) / 2, 45, f"第{number}页 共{total}页")
         for op in reversed(ops) if reverse else ops:
             for dx in ((0.0, 0.35) if op.bold and overstrike else (0.0,)):
                 c.saveState()
@@ -626,6 +631,7 @@ LETTER_SPACED = "emr_入院记录_标题字距Tc两端对齐_reportlab.pdf"
 ANNOTATED = "contract_法律服务委托协议_批注链接注释_reportlab.pdf"
 REPORT_ENGINE = "emr_儿科入院记录_报表引擎先标签后字段值_reportlab.pdf"
 FORM_FIELDS = "contract_个人借款合同_填写表单域_reportlab.pdf"
+SIDEWAYS = "judgment_刑事判决书_附录_横向内容竖放页面_reportlab.pdf"
 
 
 def reportlab_pdfs() -> None:
@@ -639,6 +645,9 @@ def reportlab_pdfs() -> None:
     for target, source in sources.items():
         _gold(source, target)
     report_engine_pdf("emr_儿科入院记录_出生喂养史.txt", REPORT_ENGINE)
+    source = "judgment_示范刑事判决书_附录.txt"
+    _draw_pdf(_pdf_pages(_text_lines(source), size=(_PAGE[1], _PAGE[0])), SIDEWAYS, sideways=True)
+    _gold(source, SIDEWAYS)
     form_fields_pdf("contract_个人借款合同_条题粘连.txt", FORM_FIELDS)
 
 

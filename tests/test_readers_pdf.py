@@ -1169,7 +1169,7 @@ def test_a_diagonal_watermark_is_not_read_and_text_turned_a_quarter_is_kept():
     text = read_pdf(_pdf(draw), "watermark.pdf").text
     assert not set("内部资料注意保存") & set(text)
     assert [line for line in _lines(text) if line][:3] == _ARTICLES
-    assert set("附表一供水工程名录") <= set(text)  # kept (though read a char a line: sideways lines are not joined)
+    assert set("附表一供水工程名录") <= set(text)  # kept (a char a line: one sideways line on an upright page)
 
 
 def test_filled_form_fields_are_read_in_their_places_and_comments_are_not():
@@ -1224,3 +1224,21 @@ def test_a_pdf_locked_by_an_owner_password_only_is_read():
 
     data = _pdf(_text, encrypt=pdfencrypt.StandardEncryption("", ownerPassword="owner", canCopy=0))
     assert read_pdf(data, "restricted.pdf").text == "第一条 为了测试，制定本办法。"
+
+
+@pytest.mark.parametrize("turn", [90, -90])
+def test_a_page_whose_text_runs_up_or_down_is_read_turned_upright(turn):
+    # a landscape page a print driver turned onto a portrait sheet by the content's matrix
+    def draw(c):
+        c.saveState()
+        if turn == 90:
+            c.translate(560, 60)
+        else:
+            c.translate(35, 780)
+        c.rotate(turn)
+        c.setFont("STSong-Light", 12)
+        for k, text in enumerate(_ARTICLES):
+            c.drawString(20, -20 * k, text)
+        c.restoreState()
+
+    assert _lines(read_pdf(_pdf(draw), "sideways.pdf").text) == _ARTICLES

@@ -303,6 +303,35 @@ def _page_view(page: pdfium.PdfPage) -> Matrix:
     }[pdfium_c.FPDFPage_GetRotation(page.raw) % 4]
 
 
+# Chars of a page sampled for the way its text runs (every n-th, at most this many).
+TURN_SAMPLE = 400
+
+
+def _turned_upright(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> tuple[Matrix, float, float]:
+    """The view, width and height of the page as its text reads: turned a quarter when most of
+    its text runs up or down the page as shown (a landscape table or page a producer set sideways
+    on a portrait page by its content, not by ``/Rotate``), so that its lines run across."""
+    raw = textpage.raw
+    count = textpage.count_chars()
+    a, b, c, d, _, _ = view
+    up = down = sampled = 0
+    for i in range(0, count, max(1, count // TURN_SAMPLE)):
+        angle = _ANGLE(raw, i)
+        if angle < 0.0 or _GENERATED(raw, i) or chr(_UNICODE_OF(raw, i)).isspace():
+            continue
+        ux, uy = math.cos(angle), -math.sin(angle)  # the text's direction in user space (pdfium's angle turns clockwise)
+        shown_x, shown_y = a * ux + c * uy, b * ux + d * uy  # and on the page as shown, y down
+        sampled += 1
+        if abs(shown_y) > abs(shown_x):
+            up += shown_y < 0
+            down += shown_y > 0
+    if 2 * up > sampled:  # text running up the page: its left edge is the top
+        return _compose(view, (0.0, 1.0, -1.0, 0.0, height, 0.0)), height, width
+    if 2 * down > sampled:  # running down: its right edge is the top
+        return _compose(view, (0.0, -1.0, 1.0, 0.0, 0.0, width)), height, width
+    return view, width, height
+
+
 def _page_text(raw, count: int) -> str | None:
     """The page's chars in one call (FPDFText_GetText, UTF-16), one per index, instead of one
     FPDFText_GetUnicode call per char; None where the text holds a char beyond the BMP, whose two
@@ -345,7 +374,7 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
             if char.isspace():
                 chars.append((char, True, 0.0, 0.0, 0.0, 0.0, i))
             continue
-        angle = angle_of(raw, i)  # radians from the x axis, counterclockwise; -1 when pdfium cannot tell
+        angle = angle_of(raw, i)  # radians from the x axis, clockwise; -1 when pdfium cannot tell
         if angle > 0.0 and SLANT_TOLERANCE < angle % _QUARTER < _QUARTER - SLANT_TOLERANCE:
             continue  # a watermark's or a seal's char, at a slant
         if char < _MAPPED_FROM and unmapped(raw, i):
@@ -1605,9 +1634,9 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
                 page.close()
                 page = document[index]
             width, height = page.get_size()
-            content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
-            view = _page_view(page)
+            view, width, height = _turned_upright(textpage, _page_view(page), width, height)
+            content = PageContent(index + 1, width, height)
             chars = _page_chars(textpage, view, width, height)
             content.tables, content.lone_rows = _find_tables(page, chars, view, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
