@@ -24,9 +24,12 @@ read it:
   again: a drop-down form field's result an empty run);
 * PDFs drawn by reportlab the way some producers write them: a judgment whose lines are drawn
   bottom-up in the content stream, a regulation whose headings are bolded by drawing each glyph
-  twice a fraction of a point apart under a diagonal watermark, a record whose headings are
-  letter-spaced and whose justified lines are spread by character spacing (``Tc``), and a lease
-  whose filled-in party fields are form fields (AcroForm widgets) beside a sticky-note comment.
+  twice a fraction of a point apart under a diagonal watermark, a record whose section names are
+  letter-spaced and whose justified lines are spread by character spacing (``Tc``), a contract
+  under a sticky-note comment and a link, a record printed as a report engine prints it (each
+  page's labels drawn first, then the field values after them), a loan contract whose blanks were
+  filled in as form fields (AcroForm widgets), and a judgment set on landscape pages turned onto
+  portrait sheets by the content's matrix (no ``/Rotate``).
 
 The DOCX files are byte for byte the same on every run; the PDFs and text exports are committed
 (CI has no LibreOffice). Run: ``python corpora/make_office_render13.py``.
