@@ -1242,3 +1242,19 @@ def test_a_page_whose_text_runs_up_or_down_is_read_turned_upright(turn):
         c.restoreState()
 
     assert _lines(read_pdf(_pdf(draw), "sideways.pdf").text) == _ARTICLES
+
+
+def test_a_letter_spaced_label_takes_no_space_before_its_colon():
+    # an HIS print sets a label's characters apart by character spacing (Tc) and its value at the
+    # normal spacing in another text operation: pdfium takes the label's last gap for a space
+    def draw(c):
+        for k, (label, value) in enumerate((("年龄", "：47岁"), ("婚姻", "：已婚"), ("主诉", "：右腰部绞痛伴血尿6小时。"))):
+            out = c.beginText(72, 720 - 24 * k)
+            out.setFont("STSong-Light", 12)
+            out.setCharSpace(9.6)
+            out.textOut(label)
+            out.setCharSpace(0)
+            out.textOut(value)
+            c.drawText(out)
+
+    assert _lines(read_pdf(_pdf(draw), "spaced.pdf").text) == ["年龄：47岁", "婚姻：已婚", "主诉：右腰部绞痛伴血尿6小时。"]

@@ -101,6 +101,7 @@ SPACE_GAP = 0.15
 # in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
 # that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
 AUTOSPACE_GAP = 0.3
+LETTER_GAP_MATCH = 0.1  # two gaps of one letter spacing differ by less than this share of the size
 # A gap wider than this many times the size, past a line's letter spacing, sets cells apart (a
 # table without rules: columns aligned by the space between them); a line of two or more such
 # gaps is a row, set out, not flowed text wrapped at the margin.
@@ -246,6 +247,9 @@ class _LineAcc:
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
     spaces: list[tuple[int, float, float]] = field(default_factory=list)  # (position, next glyph's x, gap) of every space
     members: list[Char] = field(default_factory=list)  # the line's glyphs and typed spaces, as read
+    gap: float | None = None  # between its last two glyphs, when nothing took it for a space
+    # (position of a guessed space → the gap before the glyph ahead of it, where no space was seen)
+    before: dict[int, float] = field(default_factory=dict)
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -472,7 +476,9 @@ def _drop_tracking_spaces(acc: _LineAcc) -> float:
     every two glyphs, often glyph by glyph with no space in the gaps; pdfium takes each
     wide gap for a word space (第 一 条). A space is a gap wider than the line's letter
     spacing (the mean of its other gaps; the narrowest guessed one where all are guessed)
-    by SPACE_GAP of its size."""
+    by SPACE_GAP of its size, and is not the gap of letter spacing running on: a run of glyphs
+    spread apart (a form's label set letter-spaced, 姓  名：) whose last gap pdfium alone took for a
+    space, as wide as the one before it, which it did not (within LETTER_GAP_MATCH of the size)."""
     others = len(acc.heights) - 1 - len(acc.guessed)  # gaps between glyphs with no space guessed
     guessed = sum(gap for _, gap in acc.guessed)
     if others > 0:
@@ -482,7 +488,9 @@ def _drop_tracking_spaces(acc: _LineAcc) -> float:
     size = statistics.median(acc.heights)
     for position, gap in acc.guessed:
         autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
-        if gap - tracking <= SPACE_GAP * size or autospaced:
+        previous = acc.before.get(position)
+        spread = previous is not None and previous > SPACE_GAP * size and abs(gap - previous) <= LETTER_GAP_MATCH * size
+        if gap - tracking <= SPACE_GAP * size or autospaced or spread:
             acc.chars[position] = ""
     return tracking
 
@@ -665,11 +673,15 @@ def _group_lines(chars: list[Char], exclude: list[tuple[float, float, float, flo
             lines.append(current)
         else:
             current.members.append(glyph)
+            gap = left - current.x1
             if space:
                 if not written:
-                    current.guessed.append((len(current.chars), left - current.x1))
-                current.spaces.append((len(current.chars), left, left - current.x1))
+                    current.guessed.append((len(current.chars), gap))
+                    if current.gap is not None:
+                        current.before[len(current.chars)] = current.gap
+                current.spaces.append((len(current.chars), left, gap))
                 current.chars.append(" ")
+            current.gap = None if space else gap
             current.chars.append(char)
             current.ink += right - left
             if right > current.x1:
