@@ -793,3 +793,70 @@ def test_pandoc_styles_and_pipe_tables_read_as_paragraphs_and_word_tables():
     assert lines[at + 1].split("\t") == ["项目", "单位", "参考范围", "05-08", "05-11", "05-14", "05-17", "05-20"]
     assert lines[at + 2].split("\t")[:3] == ["白细胞计数WBC", "10^9/L", "3.5-9.5"]
     assert lines[:2] == ["雍州市人民医院 检验结果累积报告", "姓名：邢某某 性别：女 年龄：48岁 科室：血液内科 床号：09 住院号：2025050714"]
+
+
+def _body_docx(body: str) -> bytes:
+    """A minimal DOCX whose w:body holds ``body``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("[Content_Types].xml",
+                         '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+                         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+                         '<Default Extension="xml" ContentType="application/xml"/>'
+                         '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
+        archive.writestr("_rels/.rels",
+                         '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                         '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>')
+        archive.writestr("word/document.xml", f'<?xml version="1.0"?><w:document xmlns:w="{W}"><w:body>{body}</w:body></w:document>')
+    return out.getvalue()
+
+
+def _r(text: str) -> str:
+    return f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def _fld(kind: str, data: str = "") -> str:
+    return f'<w:r><w:fldChar w:fldCharType="{kind}">{data}</w:fldChar></w:r>'
+
+
+def _code(text: str) -> str:
+    return f'<w:r><w:instrText xml:space="preserve">{text}</w:instrText></w:r>'
+
+
+def test_a_nested_fields_cached_result_inside_an_outer_fields_code_is_not_read():
+    # { IF { MERGEFIELD 程序 } = "普通" "依法组成合议庭" "" }: Word shows only the IF's result; the
+    # MERGEFIELD's cached result (普通) is part of the IF's code
+    nested_if = (_fld("begin") + _code(" IF ") + _fld("begin") + _code(" MERGEFIELD 程序 ") + _fld("separate") + _r("普通")
+                 + _fld("end") + _code(' = "普通" "依法组成合议庭" "" ') + _fld("separate") + _r("依法组成合议庭") + _fld("end"))
+    # a field with no separate mark and text after it, and an unclosed one: neither swallows text
+    page = _fld("begin") + _code(" PAGE ") + _fld("end")
+    unclosed = _fld("begin") + _code(" REF 甲 ")
+    body = (f"<w:p>{_r('本院受理后，')}{nested_if}{_r('公开开庭审理。')}</w:p>"
+            f"<w:p>{_r('第')}{page}{_r('页')}</w:p><w:p>{unclosed}{_r('现已审理终结。')}</w:p>")
+    assert _lines(read_docx(_body_docx(body), "nested.docx").text) == ["本院受理后，依法组成合议庭公开开庭审理。", "第页", "现已审理终结。"]
+
+
+def test_legacy_check_box_and_drop_down_form_fields_read_as_word_draws_them():
+    def box(state: str) -> str:
+        data = f'<w:ffData><w:name w:val="c"/><w:checkBox><w:sizeAuto/>{state}</w:checkBox></w:ffData>'
+        return _fld("begin", data) + _code(" FORMCHECKBOX ") + _fld("end")
+
+    def listing(result: str) -> str:
+        data = (f'<w:ffData><w:name w:val="d"/><w:ddList>{result}<w:listEntry w:val="顺产"/>'
+                '<w:listEntry w:val="剖宫产"/></w:ddList></w:ffData>')
+        return _fld("begin", data) + _code(" FORMDROPDOWN ") + _fld("end")
+
+    checked, unchecked = '<w:default w:val="0"/><w:checked/>', '<w:default w:val="0"/>'
+    by_default, unticked = '<w:default w:val="1"/>', '<w:default w:val="1"/><w:checked w:val="0"/>'
+    body = ("<w:p>" + _r("分类：") + box(checked) + _r("未见异常 ") + box(unchecked) + _r("异常") + "</w:p>"
+            + "<w:p>" + _r("转诊：") + box(by_default) + _r("无 ") + box(unticked) + _r("有") + "</w:p>"
+            + "<w:p>" + _r("分娩方式：") + listing('<w:result w:val="1"/>') + _r("　胎次：") + listing("") + "</w:p>")
+    # LibreOffice writes a separate mark and an empty result run; a typed result is read as it is
+    empty_result = (_fld("begin", '<w:ffData><w:ddList><w:result w:val="2"/><w:listEntry w:val="入户"/><w:listEntry w:val="电话"/>'
+                                  '<w:listEntry w:val="门诊"/></w:ddList></w:ffData>')
+                    + _code(" FORMDROPDOWN ") + _fld("separate") + "<w:r/>" + _fld("end"))
+    typed = (_fld("begin", '<w:ffData><w:ddList><w:listEntry w:val="甲"/></w:ddList></w:ffData>')
+             + _code(" FORMDROPDOWN ") + _fld("separate") + _r("乙") + _fld("end"))
+    body += "<w:p>" + _r("访视方式：") + empty_result + _r(" 等级：") + typed + "</w:p>"
+    assert _lines(read_docx(_body_docx(body), "form.docx").text) == [
+        "分类：☒未见异常 ☐异常", "转诊：☒无 ☐有", "分娩方式：剖宫产 胎次：顺产", "访视方式：门诊 等级：乙"]

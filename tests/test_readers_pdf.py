@@ -1134,3 +1134,127 @@ def test_an_ocr_text_layer_reads_without_the_spaces_between_the_words_it_found()
 
     lines = _lines(read_pdf(_pdf(draw), "ocr.pdf").text)
     assert lines == ["江临市中级人民法院", "于2023年10月12日被刑事拘留。", "QM S7型号", "第 一 章 总 则"]
+
+
+def test_a_pdf_with_no_pages_is_named_as_such():
+    import pypdfium2 as pdfium
+
+    buffer = io.BytesIO()
+    pdfium.PdfDocument.new().save(buffer)
+    with pytest.raises(ReadError, match="no pages"):
+        read_pdf(buffer.getvalue(), "empty.pdf")
+
+
+_ARTICLES = ["第一条 为了规范农村供水工程管理，制定本条例。", "第二条 本条例适用于本行政区域。", "第三条 供水价格由县级人民政府核定。"]
+
+
+def test_a_diagonal_watermark_is_not_read_and_text_turned_a_quarter_is_kept():
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        for k, text in enumerate(_ARTICLES):
+            c.drawString(72, 720 - 40 * k, text)
+        c.saveState()
+        c.translate(300, 690)
+        c.rotate(35)
+        c.setFont("STSong-Light", 40)
+        c.drawCentredString(0, 0, "内部资料注意保存")
+        c.restoreState()
+        c.saveState()
+        c.translate(560, 400)
+        c.rotate(90)  # a sideways line along the margin: text along an axis is read
+        c.setFont("STSong-Light", 12)
+        c.drawString(0, 0, "附表一 供水工程名录")
+        c.restoreState()
+
+    text = read_pdf(_pdf(draw), "watermark.pdf").text
+    assert not set("内部资料注意保存") & set(text)
+    assert [line for line in _lines(text) if line][:3] == _ARTICLES
+    assert set("附表一供水工程名录") <= set(text)  # kept (a char a line: one sideways line on an upright page)
+
+
+def test_filled_form_fields_are_read_in_their_places_and_comments_are_not():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    label = "借款期限为"
+
+    def draw(c):
+        c.setFont("STSong-Light", 12)
+        c.drawString(72, 720, label)
+        x = 72 + stringWidth(label, "STSong-Light", 12)
+        c.acroForm.textfield(name="term", value="12", x=x, y=717, width=16, height=16, fontName="Helvetica",
+                             fontSize=12, borderWidth=0, borderColor=None, fillColor=None, forceBorder=False)
+        c.drawString(x + 16, 720, "个月。")
+        c.drawString(72, 690, "第二条 本合同自签字之日起生效。")
+        c.textAnnotation("审核意见：期限待核。", Rect=(72, 600, 92, 620), relative=0)
+
+    lines = _lines(read_pdf(_pdf(draw), "form.pdf").text)
+    assert lines == ["借款期限为12个月。", "第二条 本合同自签字之日起生效。"]
+
+
+def test_a_rows_label_and_value_drawn_apart_in_the_content_stream_are_one_line():
+    # a report engine draws a page's static labels first, then each field's value after its label
+    rows = [("姓名：", "邝某某", "性别：", "男"), ("主诉：", "发热、咳嗽4天，气促1天。", None, None)]
+    body = "现病史：患儿4天前受凉后出现发热，体温最高39.4℃，口服布洛芬后可降至正常，伴咳嗽。"
+
+    def draw(c):
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        c.setFont("STSong-Light", 12)
+        width = lambda s: stringWidth(s, "STSong-Light", 12)  # noqa: E731
+        c.drawString(72, 620, body)  # a line across the page, as a record's paragraphs run
+        c.drawString(72, 600, body)
+        c.drawString(72, 580, body)
+        for k, (label, _, second, _) in enumerate(rows):
+            c.drawString(72, 720 - 24 * k, label)
+            if second:
+                c.drawString(200, 720 - 24 * k, second)
+        for k, (label, value, second, other) in enumerate(rows):
+            c.drawString(72 + width(label), 720 - 24 * k, value)
+            if second:
+                c.drawString(200 + width(second), 720 - 24 * k, other)
+
+    lines = _lines(read_pdf(_pdf(draw), "report.pdf").text)
+    assert lines[:2] == ["姓名：邝某某 性别：男", "主诉：发热、咳嗽4天，气促1天。"]
+
+
+def test_a_pdf_locked_by_an_owner_password_only_is_read():
+    # no password to open it, only permissions (no copying): every viewer shows the text, and
+    # pdftotext reads it; refusing it would leave out what its holder can read on screen
+    from reportlab.lib import pdfencrypt
+
+    data = _pdf(_text, encrypt=pdfencrypt.StandardEncryption("", ownerPassword="owner", canCopy=0))
+    assert read_pdf(data, "restricted.pdf").text == "第一条 为了测试，制定本办法。"
+
+
+@pytest.mark.parametrize("turn", [90, -90])
+def test_a_page_whose_text_runs_up_or_down_is_read_turned_upright(turn):
+    # a landscape page a print driver turned onto a portrait sheet by the content's matrix
+    def draw(c):
+        c.saveState()
+        if turn == 90:
+            c.translate(560, 60)
+        else:
+            c.translate(35, 780)
+        c.rotate(turn)
+        c.setFont("STSong-Light", 12)
+        for k, text in enumerate(_ARTICLES):
+            c.drawString(20, -20 * k, text)
+        c.restoreState()
+
+    assert _lines(read_pdf(_pdf(draw), "sideways.pdf").text) == _ARTICLES
+
+
+def test_a_letter_spaced_label_takes_no_space_before_its_colon():
+    # an HIS print sets a label's characters apart by character spacing (Tc) and its value at the
+    # normal spacing in another text operation: pdfium takes the label's last gap for a space
+    def draw(c):
+        for k, (label, value) in enumerate((("年龄", "：47岁"), ("婚姻", "：已婚"), ("主诉", "：右腰部绞痛伴血尿6小时。"))):
+            out = c.beginText(72, 720 - 24 * k)
+            out.setFont("STSong-Light", 12)
+            out.setCharSpace(9.6)
+            out.textOut(label)
+            out.setCharSpace(0)
+            out.textOut(value)
+            c.drawText(out)
+
+    assert _lines(read_pdf(_pdf(draw), "spaced.pdf").text) == ["年龄：47岁", "婚姻：已婚", "主诉：右腰部绞痛伴血尿6小时。"]

@@ -78,6 +78,10 @@ _OUTSIDE_TAGS = frozenset(map(qn, ("w:txbxContent", "w:drawing", "w:pict", "w:de
 _MC_ALTERNATE, _MC_FALLBACK = map(qn, ("mc:AlternateContent", "mc:Fallback"))
 _SHAPES = frozenset(map(qn, ("w:drawing", "w:pict"))) | {_MC_ALTERNATE}
 W_SYM, W_FONT, W_CHAR, W_RSTYLE = map(qn, ("w:sym", "w:font", "w:char", "w:rStyle"))
+W_FLD_CHAR, W_FLD_CHAR_TYPE, W_FF_DATA = map(qn, ("w:fldChar", "w:fldCharType", "w:ffData"))
+# How Word draws a legacy check box form field (FORMCHECKBOX), checked and not: the field has no
+# text of its own, only its state in ``w:ffData``.
+_CHECK_BOX = {True: "☒", False: "☐"}
 # A symbol inserted from a symbol font (Insert > Symbol: ``w:sym``) is a code in the font's own
 # encoding (Word writes it F000 + the byte); the check boxes and marks forms are ticked with, and
 # the Symbol font's Greek and signs (γ-GT, μmol/L, ±, ≥), as Unicode publishes those fonts'
@@ -488,6 +492,46 @@ def _symbol(sym) -> str:
     return "" if 0xE000 <= code <= 0xF8FF else chr(code)  # a private-use code means nothing without its font
 
 
+class _Field:
+    """One complex field (``w:fldChar`` begin … separate … end) a paragraph's runs are inside."""
+
+    __slots__ = ("data", "result", "written")
+
+    def __init__(self, data, written: int) -> None:
+        self.data = data  # the begin mark's w:ffData (a legacy form field), or None
+        self.result = False  # past its separate mark: in the result Word shows, not the instruction
+        self.written = written  # characters of the paragraph read before it began
+
+
+def _fields_hide(fields: list[_Field]) -> bool:
+    """Whether text inside ``fields`` (outermost first) is not shown: it is a nested field's text
+    inside an outer field's instruction (``{ IF { MERGEFIELD x } = … }``: the inner field's cached
+    result is part of the code, Word shows only the IF's result). Text directly in the innermost
+    field's instruction part is not hidden: only ``w:instrText`` belongs there, and an unclosed
+    field (a converter's slip) must not swallow the rest of the paragraph."""
+    return any(not f.result for f in fields[:-1])
+
+
+def _form_field_text(data) -> str:
+    """What Word draws for a legacy form field with no result runs: a check box (its state: w:checked,
+    else w:default) or a drop-down's selected entry (w:result, else w:default, else the first)."""
+    props = _props(data)
+    box = props.get(qn("w:checkBox"))
+    if box is not None:
+        box_props = _props(box)
+        state = _is_on(box_props, "w:checked")
+        if state is None:
+            state = _val(box_props, "w:default") not in (None, *_OFF)
+        return _CHECK_BOX[state]
+    listing = props.get(qn("w:ddList"))
+    if listing is not None:
+        entries = [e.get(W_VAL) or "" for e in listing.iterchildren(qn("w:listEntry"))]
+        listing_props = _props(listing)
+        chosen = _val(listing_props, "w:result") or _val(listing_props, "w:default") or "0"
+        return entries[int(chosen)] if chosen.isdigit() and int(chosen) < len(entries) else ""
+    return ""
+
+
 def _box_contents(shape) -> list:
     """The text boxes' contents under a drawing, picture or alternate content, each once."""
     if shape.tag == _MC_ALTERNATE:
@@ -548,6 +592,8 @@ class _Reader:
         lines = [pieces]
         boxes: list = []
         styled_runs: list = []
+        fields: list[_Field] = []  # the complex fields open at this run (Word nests them)
+        written = 0  # characters read so far
         for run in p.iter(W_R):
             if run.getparent() is not p and _outside_body_text(run, p):
                 continue
@@ -557,6 +603,23 @@ class _Reader:
             counted = 0  # characters that make or break a bold line
             for child in run:
                 tag = child.tag
+                if tag == W_FLD_CHAR:
+                    kind = child.get(W_FLD_CHAR_TYPE)
+                    if kind == "begin":
+                        fields.append(_Field(_child(child, W_FF_DATA), written))
+                    elif kind == "separate" and fields:
+                        fields[-1].result = True
+                    elif kind == "end" and fields:
+                        ended = fields.pop()
+                        # a check box or drop-down has no text of its own (Word writes no result,
+                        # LibreOffice an empty one): what it shows is drawn from its data
+                        if ended.data is not None and written == ended.written and not _fields_hide([*fields, ended]):
+                            shown = _form_field_text(ended.data)
+                            pieces[-1] += shown
+                            written += len(shown)
+                    continue
+                if fields and _fields_hide(fields):
+                    continue  # a nested field's cached result inside an outer field's code
                 if tag == W_T:
                     text = child.text or ""
                 elif tag == W_RPR:
@@ -584,6 +647,7 @@ class _Reader:
                 else:
                     continue
                 pieces[-1] += text
+                written += len(text)
                 # a colon typed after a bold name in a plain run of its own leaves the line bold
                 counted += len(text.strip().strip(_NEUTRAL))
             if counted:

@@ -101,6 +101,7 @@ SPACE_GAP = 0.15
 # in the text: a guessed space no wider than AUTOSPACE_GAP of the size between such a pair is
 # that spacing (第1.02条 is printed 第 1.02 条). A typed space is in the text and is kept.
 AUTOSPACE_GAP = 0.3
+LETTER_GAP_MATCH = 0.1  # two gaps of one letter spacing differ by less than this share of the size
 # A gap wider than this many times the size, past a line's letter spacing, sets cells apart (a
 # table without rules: columns aligned by the space between them); a line of two or more such
 # gaps is a row, set out, not flowed text wrapped at the margin.
@@ -209,6 +210,12 @@ class PageContent:
 # ---------------------------------------------------------------- opening
 
 
+# A page tree counting no pages, and a page object (as written uncompressed: a page tree packed in
+# an object stream is not seen, and its file is then called corrupt, as pdfium calls it).
+_NO_PAGES = regex.compile(rb"/Count\s*0(?![0-9.])")
+_A_PAGE = regex.compile(rb"/Type\s*/Page(?![A-Za-z])")
+
+
 def _open(data: bytes, source: str) -> pdfium.PdfDocument:
     if b"%%EOF" not in data[-2048:]:
         raise ReadError(source, "truncated or corrupt PDF: no end-of-file marker (%%EOF)")
@@ -218,6 +225,8 @@ def _open(data: bytes, source: str) -> pdfium.PdfDocument:
         message = str(exc).lower()
         if "password" in message or "security" in message:
             raise ReadError(source, "encrypted PDF: password protected, decrypt it first") from None
+        if _NO_PAGES.search(data) and not _A_PAGE.search(data):  # pdfium refuses a document with no pages
+            raise ReadError(source, "PDF with no pages: its page tree is empty") from None
         raise ReadError(source, f"corrupt PDF: {exc}") from None
 
 
@@ -237,6 +246,10 @@ class _LineAcc:
     ink: float  # the glyphs' widths summed: the line's width less this is its gaps
     guessed: list[tuple[int, float]]  # (position in chars, gap) of each space only pdfium put there
     spaces: list[tuple[int, float, float]] = field(default_factory=list)  # (position, next glyph's x, gap) of every space
+    members: list[Char] = field(default_factory=list)  # the line's glyphs and typed spaces, as read
+    gap: float | None = None  # between its last two glyphs, when nothing took it for a space
+    # (position of a guessed space → the gap before the glyph ahead of it, where no space was seen)
+    before: dict[int, float] = field(default_factory=dict)
 
 
 def _inside(x: float, y: float, boxes: list[tuple[float, float, float, float]]) -> bool:
@@ -268,6 +281,13 @@ _LOOSE_BOX = _unconverted(pdfium_c.FPDFText_GetLooseCharBox)
 _FONT_WEIGHT = _unconverted(pdfium_c.FPDFText_GetFontWeight)
 _TEXT_OF = _unconverted(pdfium_c.FPDFText_GetText)
 _UNMAPPED = _unconverted(pdfium_c.FPDFText_HasUnicodeMapError)
+_ANGLE = _unconverted(pdfium_c.FPDFText_GetCharAngle, ctypes.c_float)
+# A char set at a slant, not along an axis, is no text of the body: a watermark drawn across the
+# page (内部资料, 样本, 仅供参考), a seal's name round its rim. Text along an axis is read, turned
+# a quarter or not (a landscape table set sideways on a portrait page); a slant of less than
+# SLANT_TOLERANCE (radians, about three degrees) is a scan's skew, read too.
+SLANT_TOLERANCE = 0.05
+_QUARTER = math.pi / 2
 
 
 def _page_view(page: pdfium.PdfPage) -> Matrix:
@@ -285,6 +305,35 @@ def _page_view(page: pdfium.PdfPage) -> Matrix:
         2: (-1.0, 0.0, 0.0, 1.0, x1, -y0),
         3: (0.0, -1.0, -1.0, 0.0, y1, x1),  # 270°: the stored right edge is the top
     }[pdfium_c.FPDFPage_GetRotation(page.raw) % 4]
+
+
+# Chars of a page sampled for the way its text runs (every n-th, at most this many).
+TURN_SAMPLE = 400
+
+
+def _turned_upright(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> tuple[Matrix, float, float]:
+    """The view, width and height of the page as its text reads: turned a quarter when most of
+    its text runs up or down the page as shown (a landscape table or page a producer set sideways
+    on a portrait page by its content, not by ``/Rotate``), so that its lines run across."""
+    raw = textpage.raw
+    count = textpage.count_chars()
+    a, b, c, d, _, _ = view
+    up = down = sampled = 0
+    for i in range(0, count, max(1, count // TURN_SAMPLE)):
+        angle = _ANGLE(raw, i)
+        if angle < 0.0 or _GENERATED(raw, i) or chr(_UNICODE_OF(raw, i)).isspace():
+            continue
+        ux, uy = math.cos(angle), -math.sin(angle)  # the text's direction in user space (pdfium's angle turns clockwise)
+        shown_x, shown_y = a * ux + c * uy, b * ux + d * uy  # and on the page as shown, y down
+        sampled += 1
+        if abs(shown_y) > abs(shown_x):
+            up += shown_y < 0
+            down += shown_y > 0
+    if 2 * up > sampled:  # text running up the page: its left edge is the top
+        return _compose(view, (0.0, 1.0, -1.0, 0.0, height, 0.0)), height, width
+    if 2 * down > sampled:  # running down: its right edge is the top
+        return _compose(view, (0.0, -1.0, 1.0, 0.0, 0.0, width)), height, width
+    return view, width, height
 
 
 def _page_text(raw, count: int) -> str | None:
@@ -305,12 +354,13 @@ def _page_text(raw, count: int) -> str | None:
 def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height: float) -> list[Char]:
     """Every char of the page in content order, in the coordinates of the page as shown (``view``),
     without the glyphs pdfium made up (it adds a hyphen or letters at line ends; whitespace it adds
-    is kept, boxless, as a word gap) and without those outside the visible page, which no one sees.
+    is kept, boxless, as a word gap), without those set at a slant (see SLANT_TOLERANCE) and without
+    those outside the visible page, which no one sees.
     A glyph whose font maps it to no Unicode is UNKNOWN (see _check_unicode_map)."""
     # pdfium's raw calls with one reused box: ``textpage.get_charbox`` builds a new ctypes
     # struct and tuple per char, which was most of the reader's time on a text page.
     raw = textpage.raw
-    unicode_of, generated, loose_box, unmapped = _UNICODE_OF, _GENERATED, _LOOSE_BOX, _UNMAPPED
+    unicode_of, generated, loose_box, unmapped, angle_of = _UNICODE_OF, _GENERATED, _LOOSE_BOX, _UNMAPPED, _ANGLE
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
     a, b, c, d, e, f = view
@@ -328,6 +378,9 @@ def _page_chars(textpage: pdfium.PdfTextPage, view: Matrix, width: float, height
             if char.isspace():
                 chars.append((char, True, 0.0, 0.0, 0.0, 0.0, i))
             continue
+        angle = angle_of(raw, i)  # radians from the x axis, clockwise; -1 when pdfium cannot tell
+        if angle > 0.0 and SLANT_TOLERANCE < angle % _QUARTER < _QUARTER - SLANT_TOLERANCE:
+            continue  # a watermark's or a seal's char, at a slant
         if char < _MAPPED_FROM and unmapped(raw, i):
             char = UNKNOWN  # its char code, no text: said so, not passed on as a letter or a control char
         if not loose_box(raw, i, box):
@@ -423,7 +476,9 @@ def _drop_tracking_spaces(acc: _LineAcc) -> float:
     every two glyphs, often glyph by glyph with no space in the gaps; pdfium takes each
     wide gap for a word space (第 一 条). A space is a gap wider than the line's letter
     spacing (the mean of its other gaps; the narrowest guessed one where all are guessed)
-    by SPACE_GAP of its size."""
+    by SPACE_GAP of its size, and is not the gap of letter spacing running on: a run of glyphs
+    spread apart (a form's label set letter-spaced, 姓  名：) whose last gap pdfium alone took for a
+    space, as wide as the one before it, which it did not (within LETTER_GAP_MATCH of the size)."""
     others = len(acc.heights) - 1 - len(acc.guessed)  # gaps between glyphs with no space guessed
     guessed = sum(gap for _, gap in acc.guessed)
     if others > 0:
@@ -433,7 +488,9 @@ def _drop_tracking_spaces(acc: _LineAcc) -> float:
     size = statistics.median(acc.heights)
     for position, gap in acc.guessed:
         autospaced = gap <= AUTOSPACE_GAP * size and _AUTOSPACED.fullmatch(acc.chars[position - 1] + acc.chars[position + 1])
-        if gap - tracking <= SPACE_GAP * size or autospaced:
+        previous = acc.before.get(position)
+        spread = previous is not None and previous > SPACE_GAP * size and abs(gap - previous) <= LETTER_GAP_MATCH * size
+        if gap - tracking <= SPACE_GAP * size or autospaced or spread:
             acc.chars[position] = ""
     return tracking
 
@@ -491,13 +548,120 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
     :func:`_spaced`); its generated line breaks are trusted only when the next char is not
     on the same row further right.
     """
+    lines = _group_lines(chars, exclude)
+    merged = _merge_row_fragments(lines)
+    result = []
+    for acc in merged:
+        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
+        text = "".join(acc.chars)
+        if text.strip():
+            pieces = _pieces(acc, tracking) if acc.spaces else ()
+            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
+                               samples=(acc.first, acc.last), pieces=pieces))
+    _tab_columns(result)
+    return result
+
+
+# Two pieces of one row drawn apart in the content stream (a report engine's labels drawn first and
+# its field values after them, a form field's value flattened into the page) are one line when
+# they interleave, or when the gap between them is at most ROW_JOIN_GAP of their size and at
+# least ROW_JOIN_CROSSINGS other lines of the page run across it: a column gutter is a gap no
+# line but a heading set across the page crosses.
+ROW_JOIN_GAP = 0.5
+ROW_JOIN_CROSSINGS = 3
+
+
+def _merge_row_fragments(lines: list[_LineAcc]) -> list[_LineAcc]:
+    """``lines`` with the pieces of a row drawn apart joined, their glyphs in left-to-right order
+    (see ROW_JOIN_GAP), each joined line where its first piece was."""
+    if len(lines) < 2:
+        return lines
+    order = sorted(range(len(lines)), key=lambda i: lines[i].top)
+    partner: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while partner.get(i, i) != i:
+            i = partner[i]
+        return i
+
+    for k, i in enumerate(order):
+        a = lines[i]
+        middle_a, height_a = (a.top + a.bottom) / 2, a.bottom - a.top
+        for j in order[k + 1:]:
+            b = lines[j]
+            if b.top > middle_a:
+                break  # sorted by top: no later line reaches this row
+            middle_b, height_b = (b.top + b.bottom) / 2, b.bottom - b.top
+            if not (a.top <= middle_b <= a.bottom and b.top <= middle_a <= b.bottom) or max(height_a, height_b) > 1.3 * min(height_a, height_b):
+                continue  # another row, or another size (a superscript, a heading beside a note)
+            left, right = (a, b) if a.x0 <= b.x0 else (b, a)
+            if right.x0 < left.x1:  # interleaved: one piece sits in the other's gaps
+                if not _has_room(left, right):
+                    continue  # overprinted (a bold drawn twice, a line struck through): not two pieces
+            elif right.x0 - left.x1 > ROW_JOIN_GAP * min(height_a, height_b) or _crossings(lines, left.x1, right.x0, a, b) < ROW_JOIN_CROSSINGS:
+                continue
+            partner[root(j)] = root(i)
+    if not partner:
+        return lines
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(lines)):
+        groups[root(i)].append(i)
+    out = []
+    for i, acc in enumerate(lines):
+        members = groups.get(i)
+        if members is None:
+            continue  # joined into an earlier line
+        if len(members) == 1:
+            out.append(acc)
+            continue
+        glyphs = sorted((c for m in members for c in lines[m].members), key=lambda c: c[2])
+        out += _group_lines(_spaced_by_gaps(glyphs), [])
+    return out
+
+
+def _has_room(left: _LineAcc, right: _LineAcc) -> bool:
+    """Whether the glyphs of ``right`` fall in gaps between those of ``left`` (no glyph of one over
+    a glyph of the other)."""
+    boxes = sorted((c[2], c[4]) for c in left.members if not c[0].isspace())
+    for _, _, x0, _, x1, _, _ in right.members:
+        at = bisect.bisect_right(boxes, (x0, x1)) - 1
+        for k in (at, at + 1):
+            if 0 <= k < len(boxes) and boxes[k][0] < x1 - 0.1 and x0 + 0.1 < boxes[k][1]:
+                return False
+    return True
+
+
+def _crossings(lines: list[_LineAcc], x0: float, x1: float, a: _LineAcc, b: _LineAcc) -> int:
+    """Lines of the page other than ``a`` and ``b`` that run across the gap from ``x0`` to ``x1``."""
+    return sum(1 for line in lines if line is not a and line is not b and line.x0 < x0 and line.x1 > x1)
+
+
+def _spaced_by_gaps(glyphs: list[Char]) -> list[Char]:
+    """Glyphs put in left-to-right order, with a made-up space wherever one is further from the
+    one before than SPACE_GAP of its size (as pdfium guesses spaces in content order; typed
+    spaces are among the glyphs)."""
+    out: list[Char] = []
+    previous = None
+    for glyph in glyphs:
+        if previous is not None and glyph[2] - previous[4] > SPACE_GAP * (glyph[5] - glyph[3]):
+            out.append((" ", True, 0.0, 0.0, 0.0, 0.0, glyph[6]))
+        out.append(glyph)
+        previous = glyph
+    return out
+
+
+def _group_lines(chars: list[Char], exclude: list[tuple[float, float, float, float]]) -> list[_LineAcc]:
+    """The chars grouped into lines in the order they come."""
     lines: list[_LineAcc] = []
     current: _LineAcc | None = None
     space = written = False  # a space before the next glyph; one the text itself holds
-    for char, generated, left, top, right, bottom, index in chars:
+    for glyph in chars:
+        char, generated, left, top, right, bottom, index = glyph
         if char.isspace():
             space = True
             written = written or not generated
+            if not generated and current is not None:
+                current.members.append(glyph)
             continue
         if exclude and _inside((left + right) / 2, (top + bottom) / 2, exclude):
             space = written = False
@@ -505,14 +669,19 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
         # A char joins the line when its vertical middle falls within the line's extent and
         # it does not start back left of the line's end (by more than its own size).
         if current is None or not current.top <= (top + bottom) / 2 <= current.bottom or left < current.x1 - (bottom - top):
-            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [])
+            current = _LineAcc([char], left, right, top, bottom, [bottom - top], index, index, right - left, [], members=[glyph])
             lines.append(current)
         else:
+            current.members.append(glyph)
+            gap = left - current.x1
             if space:
                 if not written:
-                    current.guessed.append((len(current.chars), left - current.x1))
-                current.spaces.append((len(current.chars), left, left - current.x1))
+                    current.guessed.append((len(current.chars), gap))
+                    if current.gap is not None:
+                        current.before[len(current.chars)] = current.gap
+                current.spaces.append((len(current.chars), left, gap))
                 current.chars.append(" ")
+            current.gap = None if space else gap
             current.chars.append(char)
             current.ink += right - left
             if right > current.x1:
@@ -524,16 +693,7 @@ def _text_lines(chars: list[Char], page: int, exclude: list[tuple[float, float, 
             current.heights.append(bottom - top)
             current.last = index
         space = written = False
-    result = []
-    for acc in lines:
-        tracking = _drop_tracking_spaces(acc) if acc.guessed else 0.0
-        text = "".join(acc.chars)
-        if text.strip():
-            pieces = _pieces(acc, tracking) if acc.spaces else ()
-            result.append(Line(clean_line(text), acc.x0, acc.x1, acc.top, acc.bottom, statistics.median(acc.heights), page,
-                               samples=(acc.first, acc.last), pieces=pieces))
-    _tab_columns(result)
-    return result
+    return lines
 
 
 # ---------------------------------------------------------------- tables
@@ -1482,10 +1642,13 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
     try:
         for index in range(len(document)):
             page = document[index]
+            if _flatten_form_fields(page):  # pdfium shows the merged content only on a page loaded again
+                page.close()
+                page = document[index]
             width, height = page.get_size()
-            content = PageContent(index + 1, width, height)
             textpage = page.get_textpage()
-            view = _page_view(page)
+            view, width, height = _turned_upright(textpage, _page_view(page), width, height)
+            content = PageContent(index + 1, width, height)
             chars = _page_chars(textpage, view, width, height)
             content.tables, content.lone_rows = _find_tables(page, chars, view, index + 1)
             exclude = [(t.x0, t.top, t.x1, t.bottom) for t in content.tables]
@@ -1502,6 +1665,30 @@ def _extract_pages(document: pdfium.PdfDocument, source: str) -> list[PageConten
         raise ReadError(source, f"corrupt PDF: {exc}") from None
     _check_unicode_map(unmapped, glyphs, source)
     return pages
+
+
+def _flatten_form_fields(page: pdfium.PdfPage) -> bool:
+    """Merge the page's filled-in form fields (AcroForm widgets: a contract's party names and sums,
+    a form's ticked boxes) into its content, as printing does, and say whether any were: pdfium's
+    text page reads the content only, and a field's value is in its widget's appearance. The
+    page's other annotations (sticky notes, reviewers' typed comments, stamps, links) are no
+    text of the document and are removed first, so that flattening leaves them out; the file
+    is not changed, only the page as loaded."""
+    raw = page.raw
+    count = pdfium_c.FPDFPage_GetAnnotCount(raw)
+    if count <= 0:
+        return False
+    subtypes = []
+    for i in range(count):
+        annot = pdfium_c.FPDFPage_GetAnnot(raw, i)
+        subtypes.append(pdfium_c.FPDFAnnot_GetSubtype(annot))
+        pdfium_c.FPDFPage_CloseAnnot(annot)
+    if pdfium_c.FPDF_ANNOT_WIDGET not in subtypes:
+        return False
+    for i in reversed(range(count)):
+        if subtypes[i] != pdfium_c.FPDF_ANNOT_WIDGET:
+            pdfium_c.FPDFPage_RemoveAnnot(raw, i)
+    return pdfium_c.FPDFPage_Flatten(raw, pdfium_c.FLAT_PRINT) == pdfium_c.FLATTEN_SUCCESS
 
 
 def _check_unicode_map(unmapped: int, glyphs: int, source: str) -> None:
