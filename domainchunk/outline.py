@@ -1076,7 +1076,7 @@ def _which(m: regex.Match, groups: tuple[int, ...]) -> int:
 
 
 def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, start: int) -> bool:
-    """The level's ordering constraints (after, before, follows) hold for a line at ``start``."""
+    """The level's ordering constraints (after, before, follows, within) hold for a line at ``start``."""
     if level.after and not seen.intersection(level.after):
         return False
     if level.before and seen.intersection(level.before):
@@ -1085,7 +1085,21 @@ def _placed(level: Level, accepted: list[Heading], seen: set[str], text: str, st
         prev = accepted[-1] if accepted else None
         if prev is None or prev.level.id not in level.follows or text[prev.end : start].strip():
             return False
+    if level.within and not _inside(level.within, accepted):
+        return False
     return True
+
+
+def _inside(within: list[str], accepted: list[Heading]) -> bool:
+    """The nearest accepted heading of the level ``within`` names was opened by one of its
+    variants (``level-id/variant-name``): an examination report's 结论 opens a section inside the
+    report, not under 胃镜： in another record's 辅助检查. The headings ``_assign`` accepts were
+    matched on the text itself, so each knows its variant."""
+    levels = {entry.partition("/")[0] for entry in within}
+    for head in reversed(accepted):
+        if head.level.id in levels:
+            return f"{head.level.id}/{head.variant}" in within
+    return False
 
 
 def _is_under(level: Level, under: Under, text: str, start: int, lines: dict) -> bool:
@@ -1180,7 +1194,7 @@ def _assign(doc: Document, levels: list[Level], cands: list[Candidate], skip: se
     # defines, the region bounds when ``skip`` holds some region of it, and whether it has any
     # ordering condition to ask.
     per_line = [(lv, _line_regex(lv), _groups_of(lv.pattern, lv.anchor), lv.anchor in ("sentence", "field"),
-                 regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows))
+                 regions.get(lv.id, []) if lv.id in skipped else None, bool(lv.after or lv.before or lv.follows or lv.within))
                 for lv in levels]
     blocks = _BlockStarts(doc.blocks)
     by_level: dict[str, list[Heading]] = {lv.id: [] for lv in levels}
@@ -1262,8 +1276,8 @@ def _region(bounds: list[int], pos: int) -> int:
 
 
 def _sequenced(levels: list[Level]) -> bool:
-    """Some level's acceptance depends on the boundaries before it (after, before, follows)."""
-    return any(lv.after or lv.before or lv.follows for lv in levels)
+    """Some level's acceptance depends on the boundaries before it (after, before, follows, within)."""
+    return any(lv.after or lv.before or lv.follows or lv.within for lv in levels)
 
 
 def _claimable(text: str, lost: list[Heading], levels: list[Level], skip: set[tuple[str, int]],

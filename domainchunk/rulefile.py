@@ -309,6 +309,13 @@ class Level(_Strict):
         default_factory=list,
         description="Level ids: a line is accepted only as the first line after a boundary line of one of them.",
     )
+    within: list[str] = Field(
+        default_factory=list,
+        description="Engine feature, `level-id/variant-name` entries: a line is accepted only inside a heading "
+        "that one of these variants of that level opened (the nearest accepted heading of the level above the "
+        "line): vocabulary that heads a section in one record form and is a sub-label in others (an "
+        "examination report's 结论：, a label under 胃镜： inside an admission record's 辅助检查).",
+    )
     under: Under | None = Field(
         None,
         description="Engine feature: a line is accepted only right under a line that `under.pattern` matches "
@@ -525,6 +532,11 @@ class RuleFile(_Strict):
                 missing = [i for i in getattr(lv, key) if i not in ids]
                 if missing:
                     raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
+            variants = {x.id: {v.name for v in x.variants} for x in self.levels}
+            for entry in lv.within:
+                level, _, variant = entry.partition("/")
+                if variant not in variants.get(level, ()):
+                    raise ValueError(f"level {lv.id}: within names no variant of a level of the file: {entry!r}")
         self._check_cases(self.examples)
         return self
 

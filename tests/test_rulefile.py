@@ -166,6 +166,31 @@ def _memo_error(tmp_path: Path, data: dict) -> str:
     return str(err.value)
 
 
+def test_within_names_a_variant_of_a_level_of_the_file(tmp_path):
+    data = _memo()
+    data["levels"][0]["within"] = ["memo.item/lettered"]
+    assert "within names no variant" in _memo_error(tmp_path, data)
+    data["levels"][0]["within"] = ["memo.part/numbered"]
+    assert "'memo.part/numbered'" in _memo_error(tmp_path, data)
+
+
+def test_within_opens_a_level_only_inside_a_heading_its_variant_opened(tmp_path):
+    data = _memo()
+    data["levels"].insert(0, {
+        "id": "memo.part", "name": "部分", "kind": "part", "role": "heading", "rank": 0, "rationale": "parts",
+        "variants": [
+            {"name": "agenda", "pattern": "(?P<label>议程)$", "why": "议程 alone opens the agenda",
+             "examples": {"match": ["议程"], "no_match": ["议程见上"]}},
+            {"name": "minutes", "pattern": "(?P<label>纪要)$", "why": "纪要 alone opens the minutes",
+             "examples": {"match": ["纪要"], "no_match": ["纪要见上"]}},
+        ]})
+    data["levels"][1]["within"] = ["memo.part/agenda"]
+    _write(tmp_path, data, "memo.yaml")
+    result = domainchunk.chunk("议程\n事项一：开会。\n纪要\n事项二：午餐。\n", doc_type="memo", rules_dir=tmp_path)
+    items = [c.path for c in result.chunks if c.rule == "memo.item"]
+    assert items == [["议程", "事项一"]]
+
+
 def test_a_level_has_variants_or_a_pattern_not_both(tmp_path):
     data = _memo()
     data["levels"][0]["pattern"] = "事项"

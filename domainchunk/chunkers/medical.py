@@ -59,16 +59,21 @@ def _plain_regex(words: str) -> regex.Pattern:
     return regex.compile(words)
 
 
-_SECTION_LEVELS = ("medical.section", "medical.inline_section", "medical.styled", "medical.key")
+_SECTION_LEVELS = ("medical.section", "medical.report_section", "medical.inline_section", "medical.styled", "medical.key")
 
 
 _QUALIFIER = regex.compile(r"[、及和与]")
+# The English name an English-first template writes before the Chinese one (Chief Complaint 主诉).
+_ENGLISH_FIRST = regex.compile(r"[A-Za-z][A-Za-z .,'&/-]*[ \t\u3000]*(?=\p{Han})")
 
 
 def _canonical(outline: Outline, label: str) -> str:
     """The vocabulary's name for a section: of the label, else of the name it begins with
-    (手术经过、术中发现及处理 → 手术简要经过); an unknown template key names itself."""
+    (手术经过、术中发现及处理 → 手术简要经过), else of the Chinese name after an English one
+    (Chief Complaint 主诉 → 主诉); an unknown template key names itself."""
     if term := outline.rules.term("section", label):
+        return term
+    if (m := _ENGLISH_FIRST.match(label)) and (term := outline.rules.term("section", label[m.end():])):
         return term
     for cut in reversed([m.start() for m in _QUALIFIER.finditer(label)]):
         if term := outline.rules.term("section", label[:cut]):
