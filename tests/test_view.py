@@ -360,6 +360,13 @@ def test_markdown_marks_are_read_past_and_a_chunk_keeps_its_line_whole():
     assert view.end_to_text(view.text.index("。") + 1) == text.index("。") + 1
 
 
+def test_a_bullet_before_a_blocks_name_is_read_past_and_a_tick_box_stays():
+    text = "■ 24小时尿蛋白定量\n◆肝功能\n●\u3000诊疗经过\n□有 ☑无\n尿量 ■ 2350 mL\n"
+    view = _mapped(text)
+    assert view.text == "24小时尿蛋白定量\n肝功能\n诊疗经过\n□有 ☑无\n尿量 ■ 2350 mL\n"
+    assert view.to_text(view.text.index("肝功能")) == text.index("◆")  # the chunk keeps its line whole
+
+
 def test_a_markdown_table_reads_as_a_text_table_and_pipes_without_a_rule_stay():
     table = "| 项目 | 结果 | 单位 |\n| --- | --- | --- |\n| 钾 | 3.3 | mmol/L |\n"
     assert _mapped(table).text == "项目\t结果\t单位\n钾\t3.3\tmmol/L\n"  # the rows a reader writes
