@@ -117,7 +117,8 @@ _RULE_LINE = re.compile(r"[ \t\u3000]*[-=_~*─━═┄┅┈┉—－＝＿～
 
 # Marks inside a line that no rule should have to spell out, each dropped from the view:
 # - a Markdown list mark before a line's words (``- 1、服务内容``, ``* （一）``), as converters list
-#   numbered items (a ``- 3 -`` page number line is furniture, left out whole);
+#   numbered items (a ``- 3 -`` page number line is furniture, left out whole), and a browser's
+#   bullet (``• 1、服务内容``) where a web page's list was copied;
 # - ``**`` / ``__`` around a line's first words (``**第一章 总则**``, ``**第一条** 为了…``), as a
 #   converter sets headings and labels in bold, the opening pair at the line start (after
 #   indentation and ``#`` marks) and its closing pair later on the line;
@@ -156,7 +157,10 @@ EXTRACTOR_GAPS_SHARE = 0.6
 _RUN_AMONG_CJK = re.compile(r"(?<=[\u3400-\u9fff])( ?)[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*( ?)(?=[\u3400-\u9fff])")
 # one such run, to look further: opening on its space, a literal the scan skips to
 _SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")
-_LIST_MARK = re.compile(r"(?m)^[ \t\u3000]*([-*+][ \t]+)(?=[^\s\-+|])")
+# (a web page's list copied from a browser writes its bullet, • or ● or ▪, with a space or a tab after
+# it or none: no Chinese text opens a line with one otherwise)
+_BULLETS = "•●▪◦"
+_LIST_MARK = re.compile(rf"(?m)^[ \t\u3000]*([-*+][ \t]+|[{_BULLETS}][ \t\u3000]*)(?=[^\s\-+|])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown; closed after a full-width mark's
 # gap too, **主诉： **…, where an extractor put a space after the mark inside the pair)
 _EMPHASIS = re.compile(r"(?m)^[ \t\u3000]*(?:#{1,6}[ \t]*|[-*+][ \t]+)?(\*\*|__|＊＊)(?=\S)[^\n]*?(?:\S|(?<=[，。；：、]) )(\1)")
@@ -210,7 +214,7 @@ def _marks(text: str, cells: list[int]) -> list[tuple[int, int]]:
     letter-spacing gaps, in order. A ruled table's inner pipes go into ``cells``: the view reads
     each as a tab."""
     spans: list[tuple[int, int]] = []
-    if "-" in text or "*" in text or "+" in text:
+    if "-" in text or "*" in text or "+" in text or any(b in text for b in _BULLETS):
         spans += [m.span(1) for m in _LIST_MARK.finditer(text)]
     if "**" in text or "__" in text or "＊＊" in text:
         for m in _EMPHASIS.finditer(text):

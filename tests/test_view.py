@@ -579,6 +579,16 @@ _NUMBERED = ["示范市示范区域管理条例", "第一章　总则", *_PRINTE
              *ARTICLES[5:], "第三章　附则", "第七条本条例自公布之日起施行。"]
 
 
+def test_a_browsers_bullets_are_read_past_as_list_marks():
+    # a web page's list copied from a browser: a bullet before each item, a space or none after it
+    text = "第三条：租赁期限\n• 1、租赁期限为五年。\n●2、免租期60天。\n第四条：租金\n"
+    view = _mapped(text)
+    assert view.text == "第三条：租赁期限\n1、租赁期限为五年。\n2、免租期60天。\n第四条：租金\n"
+    assert view.to_text(view.text.index("2、")) == text.index("●2、")
+    # a middle dot or a bullet inside a line is text
+    assert build_view("阿卜杜·某甲 • 某乙\n").text == "阿卜杜·某甲 • 某乙\n"
+
+
 def test_a_margins_line_numbers_go_beside_their_lines_and_alone():
     # pdftotext -layout writes a line-numbered printout's numbers right-aligned before each line,
     # or on a line of their own where the number's baseline differs from the text's
