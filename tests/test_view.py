@@ -640,6 +640,31 @@ def test_an_indented_line_after_a_full_line_that_ended_a_sentence_opens_a_paragr
     assert paragraphs(relaid) == paragraphs(text)
 
 
+def test_short_paragraphs_whose_first_lines_lost_their_indent_still_read_as_wrapped():
+    """A court's print: each paragraph's first line indented two ideographic spaces, cut at 34, and
+    every space lost in extraction. Most paragraphs run two lines, so the commonest full line is a
+    first line at 32, and the few lines at 34 read as longer than the width: the text was not read as
+    wrapped at all, and a ruling's history opened on its second line (一案，于…)."""
+    width = 34
+    paragraphs = [
+        "被申请人：示范物业服务有限公司，住所地示范市某区和平路12号。",
+        "申请人蔡某甲因与被申请人示范物业服务有限公司物业服务合同纠纷一案，于2024年9月10日向本院申请诉前财产保全，"
+        "请求冻结被申请人银行存款人民币十二万元或查封、扣押其等值财产，并以其名下房产一套提供担保。",
+        "本院经审查认为，申请人的申请符合法律规定，依照《中华人民共和国民事诉讼法》第一百零四条之规定，裁定如下：",
+        "冻结被申请人示范物业服务有限公司银行存款人民币十二万元或查封其等值的其他财产。",
+        "案件申请费人民币一千一百二十元，由申请人蔡某甲负担，于本裁定送达之日起七日内交纳。",
+        "申请人应当在人民法院采取保全措施后三十日内依法提起诉讼，逾期不起诉的，本院将依法解除保全。",
+        "如不服本裁定，可以自收到裁定书之日起五日内向本院申请复议一次，复议期间不停止裁定的执行。",
+    ]
+    lines = []
+    for p in paragraphs:
+        indented = "\u3000\u3000" + p
+        lines += [indented[i : i + width].replace("\u3000", "") for i in range(0, len(indented), width)] + [""]
+    text = "\n".join(lines)
+    assert 0 < sum(len(line) == width for line in lines) < sum(len(line) == width - 2 for line in lines)  # the case
+    assert build_view(text).text.rstrip("\n").split("\n\n") == paragraphs
+
+
 def test_full_width_markdown_bold_reads_as_bold():
     """After a 半角转全角 pass, **1. 定义** reads ＊＊1. 定义＊＊: an online agreement whose clause
     headings open with bold found 0 of 10 clauses (legal10b)."""
