@@ -734,3 +734,19 @@ def test_a_pipe_tables_rule_a_hard_wrap_cut_is_still_its_rule(cut_at):
     text = "\n".join(["| 项目 | 结果 |", cut_at, "| 血清铁 | 4.6 |", "| 铁蛋白 | 3.8 |"])
     view = build_view(text)
     assert view.text == "项目\t结果\n血清铁\t4.6\n铁蛋白\t3.8", view.text
+
+
+def test_a_repeated_report_title_over_fields_each_a_block_leads_its_panel():
+    """pdftotext writes a report header's fields each as a block, a blank line after every one; the
+    view reads them as one lead, and sets the title repeated on every page aside as furniture. The
+    title right above the fields belongs to the panel too: the second page's panel opened at 姓名."""
+    def page(n: int, panel: str, rows: list[str]) -> str:
+        head = "示范市人民医院检验报告单\n姓名：某甲\n\n性别：男\n\n年龄：39岁\n\n科室：内科\n\n"
+        body = f"检验项目：{panel}\n项目\t结果\t单位\t参考范围\n" + "\n".join(rows) + "\n\n检验者：某乙\n\n审核者：某丙\n\n"
+        return head + body + f"第{n}页 共2页\n\n"
+
+    text = (page(1, "血常规", ["白细胞\t5.2\t10^9/L\t3.5-9.5", "血红蛋白\t135\tg/L\t130-175"])
+            + page(2, "肝功能", ["丙氨酸氨基转移酶\t62\tU/L\t9-50", "总胆红素\t12.1\tμmol/L\t0-21"]))
+    chunks = domainchunk.chunk(text, name="示范.txt", max_chars=1000).chunks
+    assert [c.path for c in chunks] == [["血常规"], ["肝功能"]]
+    assert all(c.text.startswith("示范市人民医院检验报告单\n姓名：某甲") for c in chunks)
