@@ -679,6 +679,21 @@ def _one_bracketed_note(line: str) -> bool:
     return depth == 0
 
 
+# a line that closes a bracket before it opens one (20）临0125刑初266号…, 一）…)
+_CLOSES_FIRST = re.compile(r"[ \t\u3000]*[^（(）)\n]{0,12}[）)]")
+
+
+def _open_bracket(line: str) -> bool:
+    """Whether ``line`` leaves a bracket open at its end (…作出（20): a cut fell inside it."""
+    depth = 0
+    for ch in line:
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)" and depth:
+            depth -= 1
+    return depth > 0
+
+
 def _tolerance(width: int) -> int:
     """How much shorter than the width a cut line may be (a proportional font, half-width digits)."""
     return max(1, width // 18)
@@ -815,7 +830,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     blank_after_cut: int | None = None  # the one blank line after a cut line, while it may be inside a paragraph
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
-    prev_cut = prev_open = prev_columns = prev_field = prev_ends_paragraph = False
+    prev_cut = prev_open = prev_columns = prev_field = prev_ends_paragraph = prev_bracket = False
     for i, (a, b) in enumerate(lines):
         if i in drop or i in block_blanks:  # a blank line between (or after) the blocks of one printed line
             continue
@@ -829,7 +844,11 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         if spaced and prev_cut and not stripped and blank_after_cut is None:
             blank_after_cut = i  # held back: it goes if the next line goes on with the paragraph
             continue
-        joins = (width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
+        # A cut inside a bracket (…作出（20 / 20）临0125刑初…号) leaves the line below closing it: whatever its
+        # first characters read as (20）, a numbered item's label), it goes on with the line above.
+        closes_cut = prev_bracket and bool(_CLOSES_FIRST.match(line))
+        joins = (width is not None and prev_cut and bool(stripped) and runs
+                 and not (prev_open and not closes_cut and _opens(line, width))
                  and not (prev_field and _FIELD.match(line)))
         if blank_after_cut is not None:
             if not joins:
@@ -865,6 +884,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             and bool(_LABEL_END.search(line))
         prev_open = (finished[i] and not cut_at_label) or not exact or by_printed
         prev_columns = _has_columns(line)
+        prev_bracket = _open_bracket(line)
         # A header line of one field (参加人员：…) that fills the width by chance: the next line opening
         # with a label of its own (汇报病史：…) is the next field. A cut inside one value leaves its tail,
         # no label; a line of several fields, cut, may leave a label's tail (住 / 院号：), so it does not count.

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import domainchunk
-from domainchunk.view import build_view
+from domainchunk.view import _open_bracket, build_view
 from relayout import _printed_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -750,3 +750,22 @@ def test_a_repeated_report_title_over_fields_each_a_block_leads_its_panel():
     chunks = domainchunk.chunk(text, name="示范.txt", max_chars=1000).chunks
     assert [c.path for c in chunks] == [["血常规"], ["肝功能"]]
     assert all(c.text.startswith("示范市人民医院检验报告单\n姓名：某甲") for c in chunks)
+
+
+def test_a_line_that_closes_a_bracket_cut_above_goes_on_with_it():
+    """A court's print cut at 28 characters a line (GB/T 9704's 每行28字), its paragraphs' first lines
+    indented, every space lost: a cut inside a case number (…作出（20 / 20）临0125刑初266号…) left the line
+    below opening with what reads as a numbered item's label (20）), and the history ran on to the
+    next paragraph as its own unit. It closes the bracket the line above left open."""
+    from relayout import no_spaces, wrapped
+
+    path = ROOT / "corpora" / "judgment_刑事裁定书_减刑.txt"
+    text = path.read_text(encoding="utf-8")
+    indented = "\n".join("\u3000\u3000" + line if "，" in line else line for line in text.split("\n"))
+    relaid = no_spaces(wrapped(indented, 28))
+    assert "作出（20\n20）" in relaid  # the case
+    def paths(t: str) -> list:
+        return [c.path for c in domainchunk.chunk(t, name=path.name, max_chars=1000).chunks]
+    assert paths(relaid) == paths(text)
+    # an item's label after a line whose brackets all closed still opens
+    assert not _open_bracket("依照有关法律（刑法）之规定，判决如下：") and _open_bracket("于2020年9月14日作出（20")
