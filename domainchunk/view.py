@@ -874,8 +874,11 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         # A paragraph's first line was indented two characters (首行缩进), which pdftotext -raw and
         # pdfminer leave out: cut at the width, it is that much shorter (and ends mid-sentence). It
         # opens a paragraph: the line above ended a sentence, or a lead-in with its colon (…裁定如下： over
-        # the ruling's first item), and the line is no row of columns (a table's header row follows a caption).
-        indented = not joins and prev_ends_paragraph and not _has_columns(line)
+        # the ruling's first item), or a blank line stands above it and it runs mid-sentence (a clause mark,
+        # or a bracket left open: a heading or a dated title alone after a gap is no cut line); and the line
+        # is no row of columns (a table's header row follows a caption).
+        after_gap = (i == 0 or not read_lines[i - 1].strip()) and bool(_SENTENCE_MARK.search(line) or _open_bracket(line))
+        indented = not joins and (prev_ends_paragraph or after_gap) and not _has_columns(line)
         short = _tolerance(width) + (PARAGRAPH_INDENT if indented else 0) if width is not None else 0
         prev_cut = exact or (width is not None and lengths[i] >= width - short and not finished[i])
         # A form line (fields side by side, no sentence) that fills the width with a label's colon was

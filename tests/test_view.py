@@ -769,3 +769,20 @@ def test_a_line_that_closes_a_bracket_cut_above_goes_on_with_it():
     assert paths(relaid) == paths(text)
     # an item's label after a line whose brackets all closed still opens
     assert not _open_bracket("依照有关法律（刑法）之规定，判决如下：") and _open_bracket("于2020年9月14日作出（20")
+
+
+def test_a_first_line_after_a_blank_line_that_lost_its_indent_was_cut():
+    """A court's 问题解答 printed with first-line indents, cut at 34, every space lost: the note of its
+    adoption under the title (a blank line above it, cut inside its bracket) and the preamble's first
+    line are two short of the width; read as ended there, the title never met its note and the
+    document was typed generic."""
+    from relayout import no_spaces, wrapped
+
+    path = ROOT / "corpora" / "statute_解答_数字序号问答.txt"
+    text = path.read_text(encoding="utf-8")
+    indented = "\n".join("\u3000\u3000" + line if re.search("[，（]", line) else line for line in text.split("\n"))
+    relaid = no_spaces(wrapped(indented, 34))
+    assert "会议讨论\n通过）" in relaid  # the case
+    result = domainchunk.chunk(relaid, name=path.name, max_chars=1000)
+    assert result.document.doc_type == "statute"
+    assert [c.path for c in result.chunks] == [c.path for c in domainchunk.chunk(text, name=path.name, max_chars=1000).chunks]
