@@ -489,11 +489,11 @@ COURT_WRAP = 34  # a court print's line, in characters (the known form: a judgme
 def _first_line_indents(text: str) -> str:
     """Two ideographic spaces before every paragraph's first line, as a court's or an office's word
     processor indents a paragraph (首行缩进): a line of prose (longer than a heading, or with a clause
-    mark); a heading, a table row, a line of fields set apart by gaps and a Markdown heading stay."""
+    mark); a heading, a table row, a line of fields set apart by runs of spaces and a Markdown heading stay."""
     out = []
     for line in _lines(text):
         body = line.strip()
-        if (body and not _MARKDOWN_HEADING.match(line) and "\t" not in line and not _WIDE_GAP.search(body)
+        if (body and not _MARKDOWN_HEADING.match(line) and "\t" not in line and not _SPACE_RUN.search(body)
                 and (len(body) > HEADING_MAX or _CLAUSE_MARK.search(body))):
             line = "\u3000\u3000" + line.lstrip(" \t\u3000")
         out.append(line)
@@ -503,8 +503,10 @@ def _first_line_indents(text: str) -> str:
 def indented_print_no_spaces(text: str) -> str:
     """A court's print read back by pdftotext -raw or pdfminer: every paragraph's first line indented
     two characters, lines cut at COURT_WRAP (the indent counts), a page number and the running title
-    between pages, and every space lost, the indent's too, so each first line is two short of the width."""
-    return no_spaces(page_furniture(wrapped(_first_line_indents(text), COURT_WRAP)))
+    between pages, and every space lost, the indent's too, so each first line is two short of the width.
+    (The furniture goes in before the cut, at boundaries between paragraphs: between two cut lines it
+    could fall inside a gold anchor.)"""
+    return no_spaces(wrapped(page_furniture(_first_line_indents(text)), COURT_WRAP))
 
 
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
