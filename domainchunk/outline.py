@@ -1662,9 +1662,13 @@ def build_outline(doc: Document, rules: RuleFile) -> Outline:
             start = _lead_start(text, h.level, h.start, floor, bool(apart))
         else:
             # the lines above read as the heading was, on the view (marks and letter-spacing out),
-            # and as written, where the view has set a repeated title aside as furniture
-            lead = _lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor), bool(apart))
-            start = min(_lead_start(text, h.level, h.start, floor, bool(apart)), max(floor, view.to_text(lead)))
+            # and as written, where the view has set a repeated title aside as furniture: on from where
+            # the view's lead stops, too (a report's fields, each a pdftotext block, read as one lead
+            # on the view, and its title right above them, set aside there, goes with them)
+            lead = max(floor, view.to_text(_lead_start(view.text, h.level, view.to_view(h.start), view.to_view(floor),
+                                                       bool(apart))))
+            start = min(_lead_start(text, h.level, h.start, floor, bool(apart)),
+                        _lead_start(text, h.level, lead, floor, bool(apart)))
         if sections:
             sections[-1].end = start
         if h.level.role == "heading":

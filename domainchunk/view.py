@@ -69,6 +69,7 @@ _FINISHED_THEN_PAGE = re.compile(r"[。；;！？!?”」』][0-9]{1,3}$")
 # ... and under a printed width, which is an estimate, so does one that closes a bracket (see below).
 _CLOSING = tuple("）)》〕】]")
 _SENTENCE_ENDS = tuple("。；！？")
+_PARAGRAPH_ENDS = (*_SENTENCE_ENDS, "：", ":")  # ... and a lead-in's colon: what may come right before a paragraph
 # ... but in a wrapped text a cut falls after a 。 as often as anywhere, so the line after one
 # still continues it unless it reads as an opener of its own: a numbered label (第…, 一、, （一）,
 # 1., ①), a bracketed or Markdown heading, a short line with no sentence punctuation (a
@@ -117,9 +118,10 @@ _RULE_LINE = re.compile(r"[ \t\u3000]*[-=_~*─━═┄┅┈┉—－＝＿～
 
 # Marks inside a line that no rule should have to spell out, each dropped from the view:
 # - a Markdown list mark before a line's words (``- 1、服务内容``, ``* （一）``), as converters list
-#   numbered items (a ``- 3 -`` page number line is furniture, left out whole), and a bullet a print
-#   sets before a block's name (``■ 24小时尿蛋白定量``, ``◆ 肝功能``, ``● 诊疗经过``), spaced or glued: a mark
-#   no name is written with (an open box □ is a tick box's choice, and stays);
+#   numbered items (a ``- 3 -`` page number line is furniture, left out whole), a browser's bullet
+#   (``• 1、服务内容``) where a web page's list was copied, and a bullet a print sets before a block's
+#   name (``■ 24小时尿蛋白定量``, ``◆ 肝功能``, ``● 诊疗经过``), spaced or glued: a mark no name is written
+#   with (an open box □ is a tick box's choice, and stays);
 # - ``**`` / ``__`` around a line's first words (``**第一章 总则**``, ``**第一条** 为了…``), as a
 #   converter sets headings and labels in bold, the opening pair at the line start (after
 #   indentation and ``#`` marks) and its closing pair later on the line;
@@ -158,7 +160,7 @@ EXTRACTOR_GAPS_SHARE = 0.6
 _RUN_AMONG_CJK = re.compile(r"(?<=[\u3400-\u9fff])( ?)[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]*( ?)(?=[\u3400-\u9fff])")
 # one such run, to look further: opening on its space, a literal the scan skips to
 _SPACED_RUN = re.compile(r" (?<=[\u3400-\u9fff] )[0-9A-Za-z][0-9A-Za-z.,:/%^+\-×]* [\u3400-\u9fff]")
-_BULLETS = "◆◇●▲△★☆▶►•▪■"
+_BULLETS = "◆◇●▲△★☆▶►•▪■◦"
 _LIST_MARK = re.compile(rf"(?m)^[ \t\u3000]*([-*+][ \t]+|[{_BULLETS}][ \t\u3000]*)(?=[^\s\-+|{_BULLETS}])")
 # (full-width too, ＊＊, where a 半角转全角 pass went over the Markdown; closed after a full-width mark's
 # gap too, **主诉： **…, where an extractor put a space after the mark inside the pair)
@@ -578,10 +580,11 @@ def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]])
 
 
 def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int],
-                rules: set[int]) -> int | None:
+                rules: set[int], firsts: set[int] = frozenset()) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
-    text was not cut there; the ``rules`` lines (rule lines) alone reaching a width are no sign of it."""
+    text was not cut there; the ``rules`` lines (rule lines) alone reaching a width are no sign of it.
+    ``firsts``: the lines that open a paragraph (after a blank line or a finished sentence)."""
     if len(text_lines) < WRAP_MIN_LINES:
         return None
     long_lines = [i for i in text_lines if lengths[i] >= WRAP_WIDTHS.start and i not in forms]
@@ -590,8 +593,29 @@ def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool],
     # CJK text is cut at one exact width: several lines share it, not just a spread of similar lengths.
     if width is None or counts[width] < WRAP_MIN_FULL:
         return None
+    found = _cut_at(width, lengths, text_lines, long_lines, finished, rules)
+    if found is None and firsts:
+        # A text of short paragraphs, each first line indented two characters (首行缩进) and the indent
+        # lost in extraction (pdftotext -raw, pdfminer, every space dropped): the commonest full line is
+        # a first line, PARAGRAPH_INDENT short of the width the others fill. Where most lines of that
+        # length open a paragraph and some lines are just the indent longer, the text was cut there.
+        at = [i for i in long_lines if lengths[i] == width]
+        wide = width + PARAGRAPH_INDENT
+        if counts[wide] and sum(i in firsts for i in at) >= FIRST_LINES_SHARE * len(at):
+            found = _cut_at(wide, lengths, text_lines, long_lines, finished, rules,
+                            {i for i in at if i in firsts})
+    return found
+
+
+FIRST_LINES_SHARE = 0.8  # of the lines at the commonest length, the share that open a paragraph
+
+
+def _cut_at(width: int, lengths: list[int], text_lines: list[int], long_lines: list[int], finished: list[bool],
+            rules: set[int], short_firsts: set[int] = frozenset()) -> int | None:
+    """``width`` when the text reads as cut there, else None (see :func:`_wrap_width`); the
+    ``short_firsts`` lines are first lines the lost indent left short of it, full lines too."""
     tol = _tolerance(width)
-    full = [i for i in long_lines if width - tol <= lengths[i] <= width + tol]
+    full = [i for i in long_lines if width - tol <= lengths[i] <= width + tol or i in short_firsts]
     if all(i in rules for i in full):
         return None
     longer = sum(lengths[i] > width + tol for i in text_lines)
@@ -665,6 +689,21 @@ def _one_bracketed_note(line: str) -> bool:
             if depth <= 0 and k < len(s) - 1:
                 return False
     return depth == 0
+
+
+# a line that closes a bracket before it opens one (20）临0125刑初266号…, 一）…)
+_CLOSES_FIRST = re.compile(r"[ \t\u3000]*[^（(）)\n]{0,12}[）)]")
+
+
+def _open_bracket(line: str) -> bool:
+    """Whether ``line`` leaves a bracket open at its end (…作出（20): a cut fell inside it."""
+    depth = 0
+    for ch in line:
+        if ch in "（(":
+            depth += 1
+        elif ch in "）)" and depth:
+            depth -= 1
+    return depth > 0
 
 
 def _tolerance(width: int) -> int:
@@ -764,7 +803,10 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
                   if n and i not in drop and not _has_columns(read_lines[i])]
     forms = {i for i in text_lines if _ended_form_line(read_lines, i)}
     rules = {i for i in text_lines if _RULE_LINE.fullmatch(read_lines[i])}
-    width = _wrap_width(lengths, text_lines, finished, forms, rules)
+    # a paragraph's first line: after a blank line (or the text's start), a sentence end or a lead-in's colon
+    firsts = {i for k, i in enumerate(text_lines)
+              if k == 0 or i - 1 != text_lines[k - 1] or read_lines[text_lines[k - 1]].rstrip().endswith(_PARAGRAPH_ENDS)}
+    width = _wrap_width(lengths, text_lines, finished, forms, rules, firsts)
     by_printed = False
     if width is None and any(_HALF_WIDTH.search(read_lines[i]) for i in text_lines):
         # Cut by the printed width rather than a count of characters (each printed line its own
@@ -800,7 +842,7 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
     blank_after_cut: int | None = None  # the one blank line after a cut line, while it may be inside a paragraph
     # The previous kept line was cut at the wrap width / may have ended its paragraph there / has columns.
     # ... or held one field and no sentence (参加人员：某甲、某乙、某丙), a line a label on the next line does not go on.
-    prev_cut = prev_open = prev_columns = prev_field = prev_sentence_end = False
+    prev_cut = prev_open = prev_columns = prev_field = prev_ends_paragraph = prev_bracket = False
     for i, (a, b) in enumerate(lines):
         if i in drop or i in block_blanks:  # a blank line between (or after) the blocks of one printed line
             continue
@@ -814,7 +856,11 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         if spaced and prev_cut and not stripped and blank_after_cut is None:
             blank_after_cut = i  # held back: it goes if the next line goes on with the paragraph
             continue
-        joins = (width is not None and prev_cut and bool(stripped) and runs and not (prev_open and _opens(line, width))
+        # A cut inside a bracket (…作出（20 / 20）临0125刑初…号) leaves the line below closing it: whatever its
+        # first characters read as (20）, a numbered item's label), it goes on with the line above.
+        closes_cut = prev_bracket and bool(_CLOSES_FIRST.match(line))
+        joins = (width is not None and prev_cut and bool(stripped) and runs
+                 and not (prev_open and not closes_cut and _opens(line, width))
                  and not (prev_field and _FIELD.match(line)))
         if blank_after_cut is not None:
             if not joins:
@@ -839,8 +885,12 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
         exact = width is not None and lengths[i] >= width
         # A paragraph's first line was indented two characters (首行缩进), which pdftotext -raw and
         # pdfminer leave out: cut at the width, it is that much shorter (and ends mid-sentence). It
-        # opens a paragraph: the line above ended a sentence (a table's header row follows a caption).
-        indented = not joins and prev_sentence_end
+        # opens a paragraph: the line above ended a sentence, or a lead-in with its colon (…裁定如下： over
+        # the ruling's first item), or a blank line stands above it and it runs mid-sentence (a clause mark,
+        # or a bracket left open: a heading or a dated title alone after a gap is no cut line); and the line
+        # is no row of columns (a table's header row follows a caption).
+        after_gap = (i == 0 or not read_lines[i - 1].strip()) and bool(_SENTENCE_MARK.search(line) or _open_bracket(line))
+        indented = not joins and (prev_ends_paragraph or after_gap) and not _has_columns(line)
         short = _tolerance(width) + (PARAGRAPH_INDENT if indented else 0) if width is not None else 0
         prev_cut = exact or (width is not None and lengths[i] >= width - short and not finished[i])
         # A form line (fields side by side, no sentence) that fills the width with a label's colon was
@@ -849,13 +899,14 @@ def _unfolded_view(text: str) -> tuple[View, list[int]]:
             and bool(_LABEL_END.search(line))
         prev_open = (finished[i] and not cut_at_label) or not exact or by_printed
         prev_columns = _has_columns(line)
+        prev_bracket = _open_bracket(line)
         # A header line of one field (参加人员：…) that fills the width by chance: the next line opening
         # with a label of its own (汇报病史：…) is the next field. A cut inside one value leaves its tail,
         # no label; a line of several fields, cut, may leave a label's tail (住 / 院号：), so it does not count.
         prev_field = (bool(_FIELD.match(stripped)) and not _SENTENCE_MARK.search(line)
                       and not _FORM_FIELDS.search(line))
         if stripped:
-            prev_sentence_end = stripped.endswith(_SENTENCE_ENDS)
+            prev_ends_paragraph = stripped.endswith(_PARAGRAPH_ENDS)
     runs[-1][1] = min(runs[-1][1], len(text))
     # where a run starting just past marks at a line start maps its start to: the marks' start
     lead_marks: dict[int, int] = {}

@@ -483,6 +483,32 @@ def no_markdown_form_feeds(text: str) -> str:
     return form_feeds(no_markdown(text))
 
 
+COURT_WRAP = 34  # a court print's line, in characters (the known form: a judgment PDF cut at 34)
+
+
+def _first_line_indents(text: str) -> str:
+    """Two ideographic spaces before every paragraph's first line, as a court's or an office's word
+    processor indents a paragraph (首行缩进): a line of prose (longer than a heading, or with a clause
+    mark); a heading, a table row, a line of fields set apart by runs of spaces and a Markdown heading stay."""
+    out = []
+    for line in _lines(text):
+        body = line.strip()
+        if (body and not _MARKDOWN_HEADING.match(line) and "\t" not in line and not _SPACE_RUN.search(body)
+                and (len(body) > HEADING_MAX or _CLAUSE_MARK.search(body))):
+            line = "\u3000\u3000" + line.lstrip(" \t\u3000")
+        out.append(line)
+    return "\n".join(out)
+
+
+def indented_print_no_spaces(text: str) -> str:
+    """A court's print read back by pdftotext -raw or pdfminer: every paragraph's first line indented
+    two characters, lines cut at COURT_WRAP (the indent counts), a page number and the running title
+    between pages, and every space lost, the indent's too, so each first line is two short of the width.
+    (The furniture goes in before the cut, at boundaries between paragraphs: between two cut lines it
+    could fall inside a gold anchor.)"""
+    return no_spaces(wrapped(page_furniture(_first_line_indents(text)), COURT_WRAP))
+
+
 # name -> (transform, the file suffixes it applies to). CSV is a data format, not a layout.
 _TEXT = (".txt", ".md")
 TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
@@ -513,6 +539,7 @@ TEXT_VARIANTS: dict[str, tuple[Callable[[str], str], tuple[str, ...]]] = {
     "pdftotext_blocks": (pdftotext_blocks, _TEXT),
     "pagenum_nospace_crlf": (furniture_no_spaces_crlf, _TEXT),
     "nomd_formfeed_wrap36": (no_markdown_form_feeds, (".md",)),
+    "indented_print_nospace": (indented_print_no_spaces, _TEXT),
 }
 
 

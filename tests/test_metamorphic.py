@@ -14,6 +14,7 @@ import pytest
 
 import generalisation as g
 from relayout import (
+    COURT_WRAP,
     FALLBACK_RUNNING_TITLE,
     PAGE_LINES,
     RENDERINGS,
@@ -26,6 +27,7 @@ from relayout import (
     fullwidth_indent,
     glued_page_numbers,
     half_width,
+    indented_print_no_spaces,
     invisible_chars,
     markdown_emphasis,
     no_blank_lines,
@@ -171,6 +173,17 @@ def test_pdftotext_blocks_cut_a_line_at_its_wide_gaps_a_blank_line_after_it():
     text = "# 示范条例\n第一章　总　则\n第一条　为了规范管理。\n第二条 本条例适用于本市。\n项目\t结果\n姓名：某甲  性别：男\n"
     assert pdftotext_blocks(text) == ("# 示范条例\n第一章\n\n总\n\n则\n\n第一条\n\n为了规范管理。\n\n"
                                       "第二条 本条例适用于本市。\n项目\t结果\n姓名：某甲\n\n性别：男\n")
+
+
+def test_indented_print_indents_each_paragraphs_first_line_and_loses_every_space():
+    text = "第一章　总则\n第一条为了规范管理示范区域的公共服务活动，保障公众的合法权益，制定本条例。\n姓名：某甲　　性别：男\n"
+    out = indented_print_no_spaces(text)
+    lines = out.rstrip("\n").split("\n")
+    # the heading and the fields stay as they were but for their spaces; the article's first line
+    # held the indent when it was cut, so it is two short of the width, and its second line is not
+    assert lines[0] == "第一章总则" and lines[-1] == "姓名：某甲性别：男"
+    assert len(lines[1]) == COURT_WRAP - 2 and len(lines[2]) < COURT_WRAP
+    assert "".join(lines[1:-1]) == "第一条为了规范管理示范区域的公共服务活动，保障公众的合法权益，制定本条例。"
 
 
 def test_invisible_chars_are_what_the_reader_takes_out_again():

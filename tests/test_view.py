@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import domainchunk
-from domainchunk.view import build_view
+from domainchunk.view import _open_bracket, build_view
 from relayout import _printed_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -586,6 +586,16 @@ _NUMBERED = ["示范市示范区域管理条例", "第一章　总则", *_PRINTE
              *ARTICLES[5:], "第三章　附则", "第七条本条例自公布之日起施行。"]
 
 
+def test_a_browsers_bullets_are_read_past_as_list_marks():
+    # a web page's list copied from a browser: a bullet before each item, a space or none after it
+    text = "第三条：租赁期限\n• 1、租赁期限为五年。\n●2、免租期60天。\n第四条：租金\n"
+    view = _mapped(text)
+    assert view.text == "第三条：租赁期限\n1、租赁期限为五年。\n2、免租期60天。\n第四条：租金\n"
+    assert view.to_text(view.text.index("2、")) == text.index("●2、")
+    # a middle dot or a bullet inside a line is text
+    assert build_view("阿卜杜·某甲 • 某乙\n").text == "阿卜杜·某甲 • 某乙\n"
+
+
 def test_a_margins_line_numbers_go_beside_their_lines_and_alone():
     # pdftotext -layout writes a line-numbered printout's numbers right-aligned before each line,
     # or on a line of their own where the number's baseline differs from the text's
@@ -635,6 +645,31 @@ def test_an_indented_line_after_a_full_line_that_ended_a_sentence_opens_a_paragr
     relaid = wrapped(text)
     assert "监督管理工作。\n\u3000\u3000城市管理" in relaid  # the case: a full line, then an indented one
     assert paragraphs(relaid) == paragraphs(text)
+
+
+def test_short_paragraphs_whose_first_lines_lost_their_indent_still_read_as_wrapped():
+    """A court's print: each paragraph's first line indented two ideographic spaces, cut at 34, and
+    every space lost in extraction. Most paragraphs run two lines, so the commonest full line is a
+    first line at 32, and the few lines at 34 read as longer than the width: the text was not read as
+    wrapped at all, and a ruling's history opened on its second line (一案，于…)."""
+    width = 34
+    paragraphs = [
+        "被申请人：示范物业服务有限公司，住所地示范市某区和平路12号。",
+        "申请人蔡某甲因与被申请人示范物业服务有限公司物业服务合同纠纷一案，于2024年9月10日向本院申请诉前财产保全，"
+        "请求冻结被申请人银行存款人民币十二万元或查封、扣押其等值财产，并以其名下房产一套提供担保。",
+        "本院经审查认为，申请人的申请符合法律规定，依照《中华人民共和国民事诉讼法》第一百零四条之规定，裁定如下：",
+        "冻结被申请人示范物业服务有限公司银行存款人民币十二万元或查封其等值的其他财产。",
+        "案件申请费人民币一千一百二十元，由申请人蔡某甲负担，于本裁定送达之日起七日内交纳。",
+        "申请人应当在人民法院采取保全措施后三十日内依法提起诉讼，逾期不起诉的，本院将依法解除保全。",
+        "如不服本裁定，可以自收到裁定书之日起五日内向本院申请复议一次，复议期间不停止裁定的执行。",
+    ]
+    lines = []
+    for p in paragraphs:
+        indented = "\u3000\u3000" + p
+        lines += [indented[i : i + width].replace("\u3000", "") for i in range(0, len(indented), width)] + [""]
+    text = "\n".join(lines)
+    assert 0 < sum(len(line) == width for line in lines) < sum(len(line) == width - 2 for line in lines)  # the case
+    assert build_view(text).text.rstrip("\n").split("\n\n") == paragraphs
 
 
 def test_full_width_markdown_bold_reads_as_bold():
@@ -706,3 +741,55 @@ def test_a_pipe_tables_rule_a_hard_wrap_cut_is_still_its_rule(cut_at):
     text = "\n".join(["| 项目 | 结果 |", cut_at, "| 血清铁 | 4.6 |", "| 铁蛋白 | 3.8 |"])
     view = build_view(text)
     assert view.text == "项目\t结果\n血清铁\t4.6\n铁蛋白\t3.8", view.text
+
+
+def test_a_repeated_report_title_over_fields_each_a_block_leads_its_panel():
+    """pdftotext writes a report header's fields each as a block, a blank line after every one; the
+    view reads them as one lead, and sets the title repeated on every page aside as furniture. The
+    title right above the fields belongs to the panel too: the second page's panel opened at 姓名."""
+    def page(n: int, panel: str, rows: list[str]) -> str:
+        head = "示范市人民医院检验报告单\n姓名：某甲\n\n性别：男\n\n年龄：39岁\n\n科室：内科\n\n"
+        body = f"检验项目：{panel}\n项目\t结果\t单位\t参考范围\n" + "\n".join(rows) + "\n\n检验者：某乙\n\n审核者：某丙\n\n"
+        return head + body + f"第{n}页 共2页\n\n"
+
+    text = (page(1, "血常规", ["白细胞\t5.2\t10^9/L\t3.5-9.5", "血红蛋白\t135\tg/L\t130-175"])
+            + page(2, "肝功能", ["丙氨酸氨基转移酶\t62\tU/L\t9-50", "总胆红素\t12.1\tμmol/L\t0-21"]))
+    chunks = domainchunk.chunk(text, name="示范.txt", max_chars=1000).chunks
+    assert [c.path for c in chunks] == [["血常规"], ["肝功能"]]
+    assert all(c.text.startswith("示范市人民医院检验报告单\n姓名：某甲") for c in chunks)
+
+
+def test_a_line_that_closes_a_bracket_cut_above_goes_on_with_it():
+    """A court's print cut at 28 characters a line (GB/T 9704's 每行28字), its paragraphs' first lines
+    indented, every space lost: a cut inside a case number (…作出（20 / 20）临0125刑初266号…) left the line
+    below opening with what reads as a numbered item's label (20）), and the history ran on to the
+    next paragraph as its own unit. It closes the bracket the line above left open."""
+    from relayout import no_spaces, wrapped
+
+    path = ROOT / "corpora" / "judgment_刑事裁定书_减刑.txt"
+    text = path.read_text(encoding="utf-8")
+    indented = "\n".join("\u3000\u3000" + line if "，" in line else line for line in text.split("\n"))
+    relaid = no_spaces(wrapped(indented, 28))
+    assert "作出（20\n20）" in relaid  # the case
+    def paths(t: str) -> list:
+        return [c.path for c in domainchunk.chunk(t, name=path.name, max_chars=1000).chunks]
+    assert paths(relaid) == paths(text)
+    # an item's label after a line whose brackets all closed still opens
+    assert not _open_bracket("依照有关法律（刑法）之规定，判决如下：") and _open_bracket("于2020年9月14日作出（20")
+
+
+def test_a_first_line_after_a_blank_line_that_lost_its_indent_was_cut():
+    """A court's 问题解答 printed with first-line indents, cut at 34, every space lost: the note of its
+    adoption under the title (a blank line above it, cut inside its bracket) and the preamble's first
+    line are two short of the width; read as ended there, the title never met its note and the
+    document was typed generic."""
+    from relayout import no_spaces, wrapped
+
+    path = ROOT / "corpora" / "statute_解答_数字序号问答.txt"
+    text = path.read_text(encoding="utf-8")
+    indented = "\n".join("\u3000\u3000" + line if re.search("[，（]", line) else line for line in text.split("\n"))
+    relaid = no_spaces(wrapped(indented, 34))
+    assert "会议讨论\n通过）" in relaid  # the case
+    result = domainchunk.chunk(relaid, name=path.name, max_chars=1000)
+    assert result.document.doc_type == "statute"
+    assert [c.path for c in result.chunks] == [c.path for c in domainchunk.chunk(text, name=path.name, max_chars=1000).chunks]
