@@ -215,9 +215,67 @@ def _variant_last(variant: Variant) -> str:
         checks = variant.lookbehinds
         if len(_VARIANT_LAST) >= 4096:
             _VARIANT_LAST.clear()
-        _VARIANT_LAST[written] = (f"(?={written[len(checks):]}){written}" if checks and written.startswith(checks)
-                                  else written)
+        body = written[len(checks):] if checks and written.startswith(checks) else written
+        ordered = f"(?={body}){written}" if body is not written else written
+        _VARIANT_LAST[written] = _next_line_first(body) + ordered
     return _VARIANT_LAST[written]
+
+
+def _next_line_first(body: str) -> str:
+    r"""A guard that asks a variant's condition on the lines below first: for a body written as
+    ``HEAD$(?=TAIL)`` whose HEAD consumes no line end, ``(?=[^\n]*$(?=TAIL))``, else nothing.
+    Such a HEAD can reach ``$`` only at the end of the line it starts on, so TAIL is asked there
+    in both, and the guard refuses exactly the lines whose next lines refuse the variant: a
+    caption's opening lookaheads (``(?!.*(?:vocabulary…)…)``, read at each of the line's
+    characters) are then read only above a line the caption's table could follow."""
+    tail = _final_lookahead(body) if body.startswith(_READS_ITS_LINE) else None
+    if tail is None:
+        return ""
+    head = body[: tail[0]]
+    if not head.endswith("$") or head.endswith("\\$"):
+        return ""
+    source = translate(expand(head[:-1]), [])
+    if source is None or crosses_lines(source) or _BACKREFERENCE.search(body):
+        return ""  # (a back-reference in TAIL would read a group the guard has not set)
+    return f"(?=[^\\n]*$(?={body[tail[1]:-1]}))"
+
+
+# A body that opens so reads the rest of its line at each character before it can refuse one.
+_READS_ITS_LINE = ("(?!.*", "(?=.*")
+_BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=|\\g<")
+
+
+def _final_lookahead(pattern: str) -> tuple[int, int] | None:
+    """Where the pattern's last item is a lookahead ``(?=…)`` at its top level, with no top-level
+    ``|`` before it: that lookahead's start and the start of its body; None otherwise."""
+    depth, i, n, opened = 0, 0, len(pattern), -1
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if pattern.startswith("^", i + 1):
+                i += 1
+            if pattern.startswith("]", i + 1):  # a leading ] is a literal
+                i += 1
+        elif c == "(":
+            if depth == 0:
+                opened = i
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0 and i == n - 1 and pattern.startswith("(?=", opened):
+                return opened, opened + 3
+        elif c == "|" and depth == 0:
+            return None
+        i += 1
+    return None
 
 
 # The scan's patterns are compiled once per set of levels: writing one out (its placeholders

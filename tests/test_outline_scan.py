@@ -151,3 +151,19 @@ def test_no_letter_is_indentation_or_a_digit_to_the_regex_module() -> None:
 
     letters = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isalpha())
     assert regex.search(r"[ \t\u3000]|\d", letters) is None
+
+
+def test_a_variant_that_reads_its_line_asks_the_next_line_first_and_matches_the_same() -> None:
+    from domainchunk.outline import _next_line_first
+
+    reads = r"(?!.*(?:报告单|检验科){SP}*$)(?P<label>[^\t\n:：。，；]{1,30}?){SP}*$(?=\n{SP}*(?:项目|结果){SP}*结果)"
+    guard = _next_line_first(reads)
+    assert guard.startswith("(?=[^\\n]*$(?=\\n")
+    text = "血常规\n项目 结果\n检验科\n项目 结果\n尿常规\n说明\n肝功能\n结果 结果\n"
+    plain, guarded = _compile_line(reads), _compile_line(guard + reads)
+    assert [m.span("label") for m in guarded.finditer(text)] == [m.span("label") for m in plain.finditer(text)]
+    assert [m.group("label") for m in guarded.finditer(text)] == ["血常规", "肝功能"]
+    # a head that may cross a line end reaches $ on a later line: no guard; nor where it opens otherwise
+    assert _next_line_first(r"(?!.*报告单)(?P<label>.+\n.+)$(?=\n项目)") == ""
+    assert _next_line_first(r"(?P<label>[^\n]{1,30})$(?=\n项目)") == ""
+    assert _next_line_first(r"(?!.*报告单)(?P<label>\S+)$(?=\n(?P=label))") == ""
