@@ -1023,6 +1023,7 @@ def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.M
             names = {f"_c{i}_{k}_g{n}": name for n, name in enumerate(old)} | ({group: f"_v{k}"} if lv.variants else {})
             check = _Check(checks, lv.variants[k] if lv.variants else None) if checks else None
             layout[i].append((group, names, check))
+            body = _refused_first(body)
             bodies.append(f"(?P<{group}>{body})" if lv.variants else body)
         parts.append(f"(?P<_c{i}>{'|'.join(bodies)})")
     # every alternative must consume something: a scan then never has to step past an empty match
@@ -1049,6 +1050,42 @@ def _build_scan(levels: list[Level], start: str = _LINE_START, flags: int = re.M
     )
     return _Scan(rx, {index[f"_c{i}"]: i for i in range(len(levels))}, alts, variants, long_run,
                  _build_sentence_scan(levels) if sentence else None)
+
+
+# A stdlib body that opens with a negative lookahead reading a run of the line (``(?![^。\n]*(?:原判|…))``)
+_READS_A_RUN = ("(?!.", "(?![^")
+_STDLIB_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def _refused_first(body: str) -> str:
+    """``(?!A)B`` (stdlib source) as ``(?=B)(?!A)B``, where A reads a run of the line: the same
+    matches and groups (the copy of B in the lookahead holds no groups), but a line B cannot open
+    is given up after B alone, and A, which tries its words at each character of the run, is read
+    only where B matched (the judgment's holding variants: each read the line for a lower court's
+    name first; the scan of the judgments 12.7 → about 10.5 ms)."""
+    if not body.startswith(_READS_A_RUN) or "(?P=" in body:
+        return body
+    depth, i = 0, 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            i += 1
+        elif c == "[":  # on to the class's closing ]: a ] right after [ or [^ is a member
+            i += 1 + body.startswith("^", i + 1)
+            i += body.startswith("]", i)
+            while i < len(body) and body[i] != "]":
+                i += 2 if body[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = body[i + 1 :]
+    if depth or not rest:
+        return body
+    return f"(?={_STDLIB_GROUP.sub('(?:', rest)}){body}"
 
 
 # What a derived scan answers, and how it is built from the levels (see ``_Scan.derived``).

@@ -167,3 +167,21 @@ def test_a_variant_that_reads_its_line_asks_the_next_line_first_and_matches_the_
     assert _next_line_first(r"(?!.*报告单)(?P<label>.+\n.+)$(?=\n项目)") == ""
     assert _next_line_first(r"(?P<label>[^\n]{1,30})$(?=\n项目)") == ""
     assert _next_line_first(r"(?!.*报告单)(?P<label>\S+)$(?=\n(?P=label))") == ""
+
+
+def test_a_scan_alternative_that_reads_a_run_first_is_tried_on_its_body_first_with_the_same_matches() -> None:
+    import re
+
+    from domainchunk.outline import _refused_first
+
+    body = r"(?![^。！？\n]*(?:原审|原判[\]）]))[^。！？\n]{0,30}?(?P<g0>判决|裁定)[:：]$"
+    first = _refused_first(body)
+    assert first.startswith(r"(?=[^。！？\n]{0,30}?(?:判决|裁定)[:：]$)(?!")  # the copy holds no group
+    text = "本院判决：\n原审法院判决：\n经审理，判决：\n原判）后判决：\n判决如下\n"
+    plain, reordered = re.compile(f"^(?:{body})", re.M), re.compile(f"^(?:{first})", re.M)
+    assert [(m.span(), m.span("g0")) for m in reordered.finditer(text)] == \
+        [(m.span(), m.span("g0")) for m in plain.finditer(text)]
+    assert [m.group("g0") for m in reordered.finditer(text)] == ["判决", "判决"]
+    # a body that opens otherwise, or refers back to a group, is left as written
+    assert _refused_first(r"[^。]{0,9}?判决") == r"[^。]{0,9}?判决"
+    assert _refused_first(r"(?!.*x)(?P<a>y)(?P=a)") == r"(?!.*x)(?P<a>y)(?P=a)"
