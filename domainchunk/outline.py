@@ -38,7 +38,7 @@ from .normalize import squash_whitespace
 from .numerals import parse_number
 from .rulefile import PATTERN_TIMEOUT, Level, RuleFile, Under, Variant, compile_pattern, expand
 from .regexcache import read_entry, write_entry
-from .stdre import STORE_ENTRIES, compile_safe, crosses_lines, store_folder, store_key, translate
+from .stdre import STORE_ENTRIES, compile_safe, crosses_lines, first_characters, store_folder, store_key, translate
 from .view import View, view_of
 
 # Markdown marks are tolerated with or without a space after them (``##第一章总则`` after extraction).
@@ -698,6 +698,7 @@ def _field_starts(text: str, variants: list[regex.Pattern]) -> list[int]:
     levels' ``variants`` (each matched in place) opens, the field before being one that one of
     them opens too."""
     found: list[int] = []
+    opens = _first_of(tuple(rx.pattern for rx in variants)).match
     for stretch in _GLUED_FIELDS.finditer(text):
         value, label_end = stretch.start(1), stretch.end(1)
         # The field before is one of these levels' own (a section that held one value: 既往史：体健): a
@@ -707,17 +708,31 @@ def _field_starts(text: str, variants: list[regex.Pattern]) -> list[int]:
         k = value - 1
         while k > 0 and text[k - 1] not in _LABEL_BOUNDARY and (not found or found[-1] < k):
             k -= 1
-        if not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in variants):
+        if not opens(text, k) or not any(rx.match(text, k, label_end, timeout=PATTERN_TIMEOUT) for rx in variants):
             continue
         end = min(len(text), label_end + LOOKAHEAD)
         # the longest label first: the value is at least one character, and at most FIELD_VALUE_MAX
         for pos in range(max(value + 1, label_end - FIELD_LABEL_MAX), min(label_end, value + FIELD_VALUE_MAX + 1)):
             if len(_HAN.findall(text, value, pos)) > FIELD_VALUE_HAN_MAX:
                 break
-            if any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in variants):
+            if opens(text, pos) and any(rx.match(text, pos, end, timeout=PATTERN_TIMEOUT) for rx in variants):
                 found.append(pos)
                 break
     return found
+
+
+_ANY_START = re.compile("(?s:.)")
+
+
+@lru_cache(maxsize=64)
+def _first_of(patterns: tuple[str, ...]) -> re.Pattern:
+    """The characters some of ``patterns`` (regex module, placeholders expanded) can start with,
+    as a stdlib class matched at a place: a place the class refuses, none of them opens at, so
+    they are not tried there one by one. Any character where one of them does not tell."""
+    classes = [first_characters(source) if (source := translate(p, [])) is not None else None for p in patterns]
+    if not classes or None in classes:
+        return _ANY_START
+    return re.compile("|".join(classes))
 
 
 def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match | _Renamed, int]]:

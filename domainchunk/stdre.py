@@ -708,6 +708,26 @@ def _intersection(x: Ranges, y: Ranges) -> Ranges:
     return _complement(_normal(list(_complement(x) + _complement(y))))
 
 
+def first_characters(source: str) -> str | None:
+    """A stdlib class (``[…]``) of the characters a match of ``source`` (stdlib ``re``) can start
+    with; None where it may match the empty string, case may be ignored or the walk cannot tell."""
+    _FIRSTS.clear()  # keyed by items' ids: what another parse left there may name this one's items
+    _CLASSES_SEEN.clear()
+    try:
+        parsed = _sre.parse(source)
+        if parsed.state.flags & (re.IGNORECASE | re.DOTALL) or _flagged(parsed):
+            return None
+        first, nullable = _first(parsed.data)
+    except (re.error, Unsafe, RecursionError):
+        return None
+    finally:
+        _FIRSTS.clear()
+        _CLASSES_SEEN.clear()
+    if nullable or not first:
+        return None
+    return "[" + "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in first) + "]"
+
+
 def crosses_lines(source: str) -> bool:
     """Some character a match of ``source`` (stdlib ``re``) consumes may be a line end; True also
     where the walk cannot tell."""

@@ -437,3 +437,15 @@ def test_a_guard_stands_before_each_alternative_that_must_consume():
     parsed = _sre.parse(r"(?:ab|cd)")
     _guard(parsed)
     assert parsed.data[0][0] is _C.ASSERT and all(b.data[0][0] is _C.ASSERT for b in parsed.data[1][1][1])
+
+
+def test_first_characters_are_what_a_match_can_start_with_and_none_where_it_may_be_empty() -> None:
+    import re
+
+    from domainchunk.stdre import first_characters
+
+    cls = first_characters(r"(?=[^x])(?:既往史|过敏史|(?P<n>[0-9]+)、)")
+    assert cls is not None
+    assert [c for c in "既过0912史x、" if re.match(cls, c)] == list("既过0912")
+    assert first_characters(r"(?:既往史)?") is None  # may match the empty string
+    assert first_characters(r"(?i:a)b") is None  # case ignored
