@@ -896,11 +896,12 @@ def _lines_above(lines: tuple[tuple[str, bool], ...]) -> tuple[tuple[re.Pattern,
     on stdlib ``re`` (as ``_ABOVE`` writes it, up to the line end), the long run that sends a line
     to the regex module, and whether blank lines may stand between. None where one of them must
     stay on the regex module: it does not translate, may cross a line end or look past it (the
-    line is matched alone), or does not pass the safety check."""
+    line is matched alone: a lookahead that reads no line end sees the line's end there as it saw
+    the line break, ``(?![0-9.])`` after a clause number), or does not pass the safety check."""
     out = []
     for pattern, blank_lines in lines:
         body = translate(expand(pattern), [])
-        if body is None or "(?=" in body or "(?!" in body or crosses_lines(body):
+        if body is None or crosses_lines(body, lookaheads=True):
             return None
         compiled = compile_safe(f"^[ \t\u3000#]*(?:{body})[ \t\u3000]*", re.MULTILINE)
         if compiled is None:
@@ -1077,7 +1078,7 @@ def _refused_first(body: str) -> str:
     matches and groups (the copy of B in the lookahead holds no groups), but a line B cannot open
     is given up after B alone, and A, which tries its words at each character of the run, is read
     only where B matched (the judgment's holding variants: each read the line for a lower court's
-    name first; the scan of the judgments 12.7 → about 10.5 ms)."""
+    name first: their 13 alternatives' own scans of the shared judgments 5.5 → 3.4 ms)."""
     if not body.startswith(_READS_A_RUN) or "(?P=" in body:
         return body
     depth, i = 0, 0
