@@ -729,10 +729,14 @@ def _first_of(patterns: tuple[str, ...]) -> re.Pattern:
     """The characters some of ``patterns`` (regex module, placeholders expanded) can start with,
     as a stdlib class matched at a place: a place the class refuses, none of them opens at, so
     they are not tried there one by one. Any character where one of them does not tell."""
-    classes = [first_characters(source) if (source := translate(p, [])) is not None else None for p in patterns]
-    if not classes or None in classes:
-        return _ANY_START
-    return re.compile("|".join(classes))
+    classes: list[str] = []
+    for pattern in patterns:
+        source = translate(pattern, [])
+        first = None if source is None else first_characters(source)
+        if first is None:
+            return _ANY_START
+        classes.append(first)
+    return re.compile("|".join(classes)) if classes else _ANY_START
 
 
 def _line_matches(text: str, levels: list[Level]) -> Iterable[tuple[regex.Match | _Renamed, int]]:
