@@ -708,11 +708,33 @@ def _intersection(x: Ranges, y: Ranges) -> Ranges:
     return _complement(_normal(list(_complement(x) + _complement(y))))
 
 
-def crosses_lines(source: str) -> bool:
-    """Some character a match of ``source`` (stdlib ``re``) consumes may be a line end; True also
-    where the walk cannot tell."""
+def first_characters(source: str) -> str | None:
+    """A stdlib class (``[…]``) of the characters a match of ``source`` (stdlib ``re``) can start
+    with; None where it may match the empty string, case may be ignored or the walk cannot tell."""
+    _FIRSTS.clear()  # keyed by items' ids: what another parse left there may name this one's items
+    _CLASSES_SEEN.clear()
     try:
-        return _crosses_lines(_sre.parse(source).data)
+        parsed = _sre.parse(source)
+        if parsed.state.flags & (re.IGNORECASE | re.DOTALL) or _flagged(parsed):
+            return None
+        first, nullable = _first(parsed.data)
+    except (re.error, Unsafe, RecursionError):
+        return None
+    finally:
+        _FIRSTS.clear()
+        _CLASSES_SEEN.clear()
+    if nullable or not first:
+        return None
+    return "[" + "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in first) + "]"
+
+
+def crosses_lines(source: str, lookaheads: bool = False) -> bool:
+    """Some character a match of ``source`` (stdlib ``re``) consumes may be a line end; True also
+    where the walk cannot tell. With ``lookaheads``, what its lookaheads read counts too, and an
+    anchor to the string's start or end (which a line matched alone would meet at its own) is no
+    line's: True where the pattern may look past the end of the line it matches."""
+    try:
+        return _crosses_lines(_sre.parse(source).data, lookaheads)
     except (re.error, Unsafe, RecursionError):
         return True
     finally:
@@ -720,24 +742,33 @@ def crosses_lines(source: str) -> bool:
         _CLASSES_SEEN.clear()
 
 
-def _crosses_lines(seq) -> bool:
-    """Some character ``seq`` consumes may be a line end (lookarounds consume nothing)."""
+_STRING_ENDS = (_C.AT_BEGINNING_STRING, _C.AT_END_STRING)
+
+
+def _crosses_lines(seq, lookaheads: bool = False) -> bool:
+    """Some character ``seq`` consumes may be a line end (lookarounds consume nothing; with
+    ``lookaheads``, what a lookahead reads counts, and so does an anchor to the string's ends)."""
     for op, av in seq:
         if op in _ONE_CHAR:
             if _overlap(_charset(op, av), ((10, 10),)):
                 return True
         elif op is _C.SUBPATTERN:
-            if _crosses_lines(av[-1]):
+            if _crosses_lines(av[-1], lookaheads):
                 return True
         elif op is _C.BRANCH:
-            if any(_crosses_lines(b) for b in av[1]):
+            if any(_crosses_lines(b, lookaheads) for b in av[1]):
                 return True
         elif op in _REPEATS:
-            if _crosses_lines(av[2]):
+            if _crosses_lines(av[2], lookaheads):
                 return True
         elif op is getattr(_C, "ATOMIC_GROUP", None):
-            if _crosses_lines(av):
+            if _crosses_lines(av, lookaheads):
                 return True
+        elif lookaheads and op in (_C.ASSERT, _C.ASSERT_NOT) and av[0] == 1:
+            if _crosses_lines(av[1], lookaheads):
+                return True
+        elif lookaheads and op is _C.AT and av in _STRING_ENDS:
+            return True
         elif op not in _ZERO_WIDTH:
             return True  # what the walk does not know may take anything
     return False

@@ -151,3 +151,37 @@ def test_no_letter_is_indentation_or_a_digit_to_the_regex_module() -> None:
 
     letters = "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isalpha())
     assert regex.search(r"[ \t\u3000]|\d", letters) is None
+
+
+def test_a_variant_that_reads_its_line_asks_the_next_line_first_and_matches_the_same() -> None:
+    from domainchunk.outline import _next_line_first
+
+    reads = r"(?!.*(?:报告单|检验科){SP}*$)(?P<label>[^\t\n:：。，；]{1,30}?){SP}*$(?=\n{SP}*(?:项目|结果){SP}*结果)"
+    guard = _next_line_first(reads)
+    assert guard.startswith("(?=[^\\n]*$(?=\\n")
+    text = "血常规\n项目 结果\n检验科\n项目 结果\n尿常规\n说明\n肝功能\n结果 结果\n"
+    plain, guarded = _compile_line(reads), _compile_line(guard + reads)
+    assert [m.span("label") for m in guarded.finditer(text)] == [m.span("label") for m in plain.finditer(text)]
+    assert [m.group("label") for m in guarded.finditer(text)] == ["血常规", "肝功能"]
+    # a head that may cross a line end reaches $ on a later line: no guard; nor where it opens otherwise
+    assert _next_line_first(r"(?!.*报告单)(?P<label>.+\n.+)$(?=\n项目)") == ""
+    assert _next_line_first(r"(?P<label>[^\n]{1,30})$(?=\n项目)") == ""
+    assert _next_line_first(r"(?!.*报告单)(?P<label>\S+)$(?=\n(?P=label))") == ""
+
+
+def test_a_scan_alternative_that_reads_a_run_first_is_tried_on_its_body_first_with_the_same_matches() -> None:
+    import re
+
+    from domainchunk.outline import _refused_first
+
+    body = r"(?![^。！？\n]*(?:原审|原判[\]）]))[^。！？\n]{0,30}?(?P<g0>判决|裁定)[:：]$"
+    first = _refused_first(body)
+    assert first.startswith(r"(?=[^。！？\n]{0,30}?(?:判决|裁定)[:：]$)(?!")  # the copy holds no group
+    text = "本院判决：\n原审法院判决：\n经审理，判决：\n原判）后判决：\n判决如下\n"
+    plain, reordered = re.compile(f"^(?:{body})", re.M), re.compile(f"^(?:{first})", re.M)
+    assert [(m.span(), m.span("g0")) for m in reordered.finditer(text)] == \
+        [(m.span(), m.span("g0")) for m in plain.finditer(text)]
+    assert [m.group("g0") for m in reordered.finditer(text)] == ["判决", "判决"]
+    # a body that opens otherwise, or refers back to a group, is left as written
+    assert _refused_first(r"[^。]{0,9}?判决") == r"[^。]{0,9}?判决"
+    assert _refused_first(r"(?!.*x)(?P<a>y)(?P=a)") == r"(?!.*x)(?P<a>y)(?P=a)"

@@ -437,3 +437,32 @@ def test_a_guard_stands_before_each_alternative_that_must_consume():
     parsed = _sre.parse(r"(?:ab|cd)")
     _guard(parsed)
     assert parsed.data[0][0] is _C.ASSERT and all(b.data[0][0] is _C.ASSERT for b in parsed.data[1][1][1])
+
+
+def test_first_characters_are_what_a_match_can_start_with_and_none_where_it_may_be_empty() -> None:
+    import re
+
+    from domainchunk.stdre import first_characters
+
+    cls = first_characters(r"(?=[^x])(?:既往史|过敏史|(?P<n>[0-9]+)、)")
+    assert cls is not None
+    assert [c for c in "既过0912史x、" if re.match(cls, c)] == list("既过0912")
+    assert first_characters(r"(?:既往史)?") is None  # may match the empty string
+    assert first_characters(r"(?i:a)b") is None  # case ignored
+
+
+def test_a_lookahead_that_reads_no_line_end_keeps_a_not_after_line_on_stdlib() -> None:
+    from domainchunk.outline import _lines_above
+    from domainchunk.stdre import crosses_lines
+
+    assert not crosses_lines(r"Article[0-9]{1,3}(?![0-9.])[^\n。]{0,60}", lookaheads=True)
+    assert crosses_lines(r"Article(?=\s*第)", lookaheads=True)  # \s reads the line break
+    assert crosses_lines(r"Article(?=[^x]*第)", lookaheads=True)
+    assert crosses_lines(r"Article\Z", lookaheads=True)
+    assert not crosses_lines(r"Article(?=\s*第)")  # without: lookarounds consume nothing
+    above = _lines_above(((r"(?:Article|Clause){SP}*[0-9A-Z]{1,3}(?![\d.．])[^\n。；]{0,60}", False),))
+    assert above is not None
+    rx = above[0][0]
+    text = "Article 1 Definitions\nArticle 1.2 x\n"
+    assert rx.fullmatch(text, 0, text.index("\n")) is not None
+    assert rx.fullmatch(text, text.index("\n") + 1, len(text) - 1) is None
