@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, replace
 
 from .numerals import CHINESE_NUMERAL
@@ -580,7 +581,7 @@ def _line_numbers(text: str, raw_lines: list[str], lines: list[tuple[int, int]])
 
 
 def _wrap_width(lengths: list[int], text_lines: list[int], finished: list[bool], forms: set[int],
-                rules: set[int], firsts: set[int] = frozenset()) -> int | None:
+                rules: set[int], firsts: Set[int] = frozenset()) -> int | None:
     """The width a hard-wrapped text was cut at, or None when its lines were not cut. The ``forms``
     lines (ended form lines) are no cut lines, but one longer than the width still tells the
     text was not cut there; the ``rules`` lines (rule lines) alone reaching a width are no sign of it.
@@ -611,7 +612,7 @@ FIRST_LINES_SHARE = 0.8  # of the lines at the commonest length, the share that 
 
 
 def _cut_at(width: int, lengths: list[int], text_lines: list[int], long_lines: list[int], finished: list[bool],
-            rules: set[int], short_firsts: set[int] = frozenset()) -> int | None:
+            rules: set[int], short_firsts: Set[int] = frozenset()) -> int | None:
     """``width`` when the text reads as cut there, else None (see :func:`_wrap_width`); the
     ``short_firsts`` lines are first lines the lost indent left short of it, full lines too."""
     tol = _tolerance(width)
