@@ -14,6 +14,19 @@ def seconds(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
+def fresh_texts(text: str, n: int) -> list[str]:
+    """``n`` equal strings, each its own object, to be made before any timer starts: the engine keeps
+    a text's view by the string's identity, and a document a caller reads is a new string each
+    time, so timing one object over and over would leave the view out of every call but the first."""
+    return [text.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass") for _ in range(n)]
+
+
+def on_fresh_texts(fn: Callable[[str], object], text: str, calls: int) -> Callable[[], object]:
+    """A call of ``fn`` on the next of ``calls`` fresh copies of ``text`` (see :func:`fresh_texts`)."""
+    copies = iter(fresh_texts(text, calls))
+    return lambda: fn(next(copies))
+
+
 def paired(ours: Callable[[], object], peer: Callable[[], object], rounds: int) -> list[float]:
     """Per round, the peer's seconds over ours (> 1: ours is faster), the two run back to back."""
     ours(), peer()  # warm: imports, compiled rules, file cache

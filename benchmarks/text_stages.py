@@ -45,6 +45,7 @@ sys.path[:0] = [str(_TREE), str(HERE)]
 import domainchunk  # noqa: E402
 from domainchunk import chunker, outline, pipeline  # noqa: E402
 from domainchunk.chunkers import contract, judgment, lab, medical, statute  # noqa: E402
+from paired import fresh_texts  # noqa: E402
 from run_all import langchain_splitter, typed_texts  # noqa: E402
 
 _spent: Counter[str] = Counter()
@@ -83,9 +84,9 @@ def _first_calls(doc_type: str, policy: str, calls: int, chars: int | None) -> N
     from domainchunk.rulefile import load_rules
 
     load_rules(None, False)
-    text = typed_texts()[doc_type][:chars]
+    texts = fresh_texts(typed_texts()[doc_type][:chars], calls)
     began = time.process_time()
-    for _ in range(calls):
+    for text in texts:
         domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
     print((time.process_time() - began) * 1e3)
 
@@ -124,11 +125,12 @@ def _timed_calls(doc_type: str, calls: int, warm: int) -> None:
     """(In a new process, on the domainchunk its ``sys.path`` finds first) print the CPU ms a
     call of ``chunk_text`` on the type's text takes, uninstrumented, after ``warm`` calls."""
     text = typed_texts()[doc_type]
-    for _ in range(warm):
-        domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+    for warm_text in fresh_texts(text, warm):
+        domainchunk.chunk_text(warm_text, doc_type=doc_type, max_chars=1000)
+    texts = fresh_texts(text, calls)
     began = time.process_time()
-    for _ in range(calls):
-        domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+    for timed_text in texts:
+        domainchunk.chunk_text(timed_text, doc_type=doc_type, max_chars=1000)
     print((time.process_time() - began) / calls * 1e3)
 
 
@@ -189,17 +191,18 @@ def main() -> None:
     print("|---" * (len(names) + 4) + "|")
     for doc_type in args.types.split(","):
         text = texts[doc_type]
-        for _ in range(args.warm):
-            domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
-            splitter.split_text(text)
+        for warm_text in fresh_texts(text, args.warm):
+            domainchunk.chunk_text(warm_text, doc_type=doc_type, max_chars=1000)
+            splitter.split_text(warm_text)
+        ours, theirs = fresh_texts(text, args.calls), fresh_texts(text, args.calls)
         _spent.clear()
         began = time.process_time()
-        for _ in range(args.calls):
-            domainchunk.chunk_text(text, doc_type=doc_type, max_chars=1000)
+        for timed_text in ours:
+            domainchunk.chunk_text(timed_text, doc_type=doc_type, max_chars=1000)
         total = (time.process_time() - began) / args.calls
         began = time.process_time()
-        for _ in range(args.calls):
-            splitter.split_text(text)
+        for timed_text in theirs:
+            splitter.split_text(timed_text)
         peer = (time.process_time() - began) / args.calls
         cells = " | ".join(f"{_spent[s] / args.calls * 1e3:.1f}" for s in names)
         print(f"| {doc_type} | {len(text):,} | {total * 1e3:.1f} | {cells} | {peer * 1e3:.2f} |", flush=True)
