@@ -22,7 +22,7 @@ def test_the_python_snippet_runs_as_written() -> None:
     finally:
         os.chdir(cwd)
     printed = out.getvalue()
-    assert printed.startswith("statute 13.3\n")
+    assert printed.startswith("statute 13.9\n")
     # what the comments promise is what the snippet prints
     assert "(['第一章 总则', '第一条至第二条'], 'pack', 2)" in printed
     assert "['第一章 总则', '第一条'] article statute.article article-number []" in printed
