@@ -527,12 +527,12 @@ class RuleFile(_Strict):
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ValueError(f"duplicate level ids: {sorted(dup)}")
+        variants = {x.id: {v.name for v in x.variants} for x in self.levels}
         for lv in self.levels:
             for key in ("only_without", "restart_at", "after", "before", "follows", "yields_to"):
                 missing = [i for i in getattr(lv, key) if i not in ids]
                 if missing:
                     raise ValueError(f"level {lv.id}: {key} names unknown levels {missing}")
-            variants = {x.id: {v.name for v in x.variants} for x in self.levels}
             for entry in lv.within:
                 level, _, variant = entry.partition("/")
                 if variant not in variants.get(level, ()):
